@@ -1,0 +1,94 @@
+"""The errors the engine raises, each carrying what a user needs to act on it.
+
+Two families matter to callers: `InputError` (the input cannot be read or is
+malformed: exit code 2) and `PolicyError` (the input is well formed but a
+contract policy refuses it, e.g. duplicates under ``duplicates=reject``: exit
+code 1). `ContractError` is an invalid parameter (exit code 2).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+
+class JudgepoolError(Exception):
+    """Base class of every error judgepool reports to a user without a traceback."""
+
+    exit_code = 2
+
+
+class ContractError(JudgepoolError, ValueError):
+    """An evaluation parameter is invalid."""
+
+
+class InputError(JudgepoolError):
+    """A file (or one of its lines) cannot be used; the message names file and line."""
+
+    def __init__(self, message: str, path: str | None = None, line: int | None = None) -> None:
+        self.path = path
+        self.line = line
+        self.message = message
+        where = ""
+        if path is not None:
+            where = f"{path}:{line}: " if line is not None else f"{path}: "
+        super().__init__(where + message)
+
+
+@dataclass(frozen=True)
+class DuplicateEntry:
+    """One (query, entity) that a run returned more than once, with every line."""
+
+    query_id: str
+    doc_id: str
+    lines: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class UnjudgedEntry:
+    """One returned document without a judgment, inside the top k."""
+
+    query_id: str
+    doc_id: str
+    rank: int
+
+
+class PolicyError(JudgepoolError):
+    """Well-formed input that the chosen contract refuses."""
+
+    exit_code = 1
+
+
+class DuplicatesRejected(PolicyError):
+    """``duplicates=reject`` and the run repeats a document within a query."""
+
+    def __init__(self, entries: Sequence[DuplicateEntry], source: str | None = None) -> None:
+        self.entries = tuple(entries)
+        shown = "\n".join(
+            f"  query {e.query_id!r} doc {e.doc_id!r} at lines {', '.join(map(str, e.lines))}"
+            for e in self.entries[:20]
+        )
+        more = f"\n  … and {len(self.entries) - 20} more" if len(self.entries) > 20 else ""
+        prefix = f"{source}: " if source else ""
+        super().__init__(
+            f"{prefix}{len(self.entries)} duplicate document(s) within a query:\n{shown}{more}\n"
+            "Choose --duplicates first to keep the first copy (in the --ties order) "
+            "and count the rest."
+        )
+
+
+class UnjudgedRejected(PolicyError):
+    """``unjudged=reject`` and the top k holds documents without judgments."""
+
+    def __init__(self, entries: Sequence[UnjudgedEntry], source: str | None = None) -> None:
+        self.entries = tuple(entries)
+        shown = "\n".join(
+            f"  query {e.query_id!r} doc {e.doc_id!r} at rank {e.rank}" for e in self.entries[:20]
+        )
+        more = f"\n  … and {len(self.entries) - 20} more" if len(self.entries) > 20 else ""
+        prefix = f"{source}: " if source else ""
+        super().__init__(
+            f"{prefix}{len(self.entries)} unjudged document(s) in the top k:\n{shown}{more}\n"
+            "Choose a policy: --unjudged zero (gain 0 at its position, as trec_eval), "
+            "--unjudged condense (remove it, as trec_eval -J), or judge these documents."
+        )

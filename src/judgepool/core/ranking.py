@@ -1,0 +1,87 @@
+"""Forming one query's ranked list from a run's lines, under the contract.
+
+The steps, in order: order the lines (`ties`), map document IDs to judged
+entities (`entity`), drop or reject repeated entities (`duplicates`), look up
+grades, then keep or remove unjudged documents (`unjudged`). Each step is a
+plain function so the reference implementation reads like the specification.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from judgepool.core.contract import Contract
+from judgepool.core.errors import DuplicateEntry, UnjudgedEntry
+from judgepool.core.types import RunEntry
+
+
+@dataclass(frozen=True, slots=True)
+class RankedDoc:
+    """A document at its place in the formed list. ``grade`` is None when unjudged."""
+
+    doc_id: str
+    entity: str
+    grade: int | None
+    score: float
+    line: int
+
+
+@dataclass(frozen=True)
+class FormedList:
+    """One query's list after every contract step, and what the steps found."""
+
+    # after ordering and duplicate handling, before unjudged handling
+    deduplicated: tuple[RankedDoc, ...]
+    # what the measures see: `deduplicated` with the unjudged policy applied
+    final: tuple[RankedDoc, ...]
+    duplicates: tuple[DuplicateEntry, ...]
+    # unjudged documents inside the top k of `deduplicated`, with 1-based rank
+    unjudged_in_top_k: tuple[UnjudgedEntry, ...]
+
+
+def order_entries(entries: Sequence[RunEntry], ties: str) -> list[RunEntry]:
+    """The run's lines of one query in ranked order under the tie policy."""
+    if ties == "trec_eval":
+        # score descending, then document ID descending (byte order: Python
+        # compares str by code point, which is UTF-8 byte order).
+        return sorted(entries, key=lambda e: (e.score, e.doc_id), reverse=True)
+    if ties == "docid":
+        return sorted(entries, key=lambda e: (-e.score, e.doc_id))
+    if ties == "rank":
+        return sorted(entries, key=lambda e: e.rank)  # stable: equal ranks keep file order
+    if ties == "input":
+        return list(entries)
+    raise ValueError(f"unknown tie policy {ties!r}")
+
+
+def form_list(
+    query_id: str,
+    entries: Sequence[RunEntry],
+    judged: Mapping[str, int],
+    contract: Contract,
+) -> FormedList:
+    """Apply the contract's list-forming steps to one query's run lines."""
+    seen: dict[str, list[RunEntry]] = {}
+    kept: list[RankedDoc] = []
+    for entry in order_entries(entries, contract.ties):
+        entity = contract.entity_of(entry.doc_id)
+        copies = seen.setdefault(entity, [])
+        copies.append(entry)
+        if len(copies) == 1:
+            kept.append(RankedDoc(entry.doc_id, entity, judged.get(entity), entry.score, entry.line))
+    duplicates = tuple(
+        DuplicateEntry(query_id, entity, tuple(sorted(e.line for e in copies)))
+        for entity, copies in seen.items()
+        if len(copies) > 1
+    )
+    unjudged = tuple(
+        UnjudgedEntry(query_id, doc.doc_id, position)
+        for position, doc in enumerate(kept[: contract.k], start=1)
+        if doc.grade is None
+    )
+    if contract.unjudged == "condense":
+        final = tuple(doc for doc in kept if doc.grade is not None)
+    else:
+        final = tuple(kept)
+    return FormedList(tuple(kept), final, duplicates, unjudged)
