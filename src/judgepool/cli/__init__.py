@@ -1,19 +1,58 @@
 """The ``judgepool`` command line: a thin click layer over `judgepool.services`.
 
 Each group of commands lives in its own module and registers itself on `main`;
-this module only builds the group and maps judgepool's errors to exit codes.
+this module builds the group and turns judgepool's errors into messages and
+exit codes (0 fine, 1 a policy or ``--fail-on`` refused, 2 bad usage or input),
+so that no traceback ever reaches a user.
 """
 
 from __future__ import annotations
 
+import importlib
+import os
 import sys
+from typing import Any
 
 import click
 
 from judgepool import __version__
+from judgepool.core.errors import JudgepoolError
 
 
-@click.group(invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
+class JudgepoolGroup(click.Group):
+    """A click group that reports judgepool's errors as one message and an exit code."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except JudgepoolError as exc:
+            click.echo(f"judgepool: {exc}", err=True)
+            ctx.exit(exc.exit_code)
+        except (click.exceptions.Exit, click.ClickException, click.Abort):
+            raise
+        except BrokenPipeError:
+            # The reader of our output went away (e.g. `| head`): not an error.
+            sys.stderr.close()
+            ctx.exit(0)
+        except KeyboardInterrupt:
+            click.echo("judgepool: interrupted", err=True)
+            ctx.exit(130)
+        except Exception as exc:
+            if os.environ.get("JUDGEPOOL_DEBUG"):
+                raise
+            click.echo(
+                f"judgepool: unexpected error: {type(exc).__name__}: {exc}\n"
+                "This is a bug in judgepool; run again with JUDGEPOOL_DEBUG=1 to see where.",
+                err=True,
+            )
+            ctx.exit(2)
+
+
+@click.group(
+    cls=JudgepoolGroup,
+    invoke_without_command=True,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
 @click.version_option(__version__, prog_name="judgepool")
 @click.pass_context
 def main(ctx: click.Context) -> None:
@@ -25,15 +64,12 @@ def main(ctx: click.Context) -> None:
         demo = main.get_command(ctx, "demo")
         if demo is None:
             click.echo(ctx.get_help())
-            sys.exit(0)
+            ctx.exit(0)
         ctx.invoke(demo)
 
 
 def _register() -> None:
-    # Imported for their side effect of adding commands to `main`; a module that
-    # is not there yet (while the app is being built) simply adds nothing.
-    import importlib
-
+    # Imported for their side effect of adding commands to `main`.
     for name in ("score", "workspace", "app"):
         try:
             importlib.import_module(f"judgepool.cli.{name}")

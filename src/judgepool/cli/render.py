@@ -1,0 +1,193 @@
+"""Text renderings of results for the command line: aligned tables for people,
+trec_eval-style lines for tools. Data text passes through `literal` first."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from judgepool.core.audit import FINDING_KINDS, AuditReport
+from judgepool.core.contract import Contract
+from judgepool.core.types import QueryResult
+from judgepool.display import literal
+from judgepool.services.scoring import ScoredRun
+
+DETAILS_SHOWN = 20
+
+
+def fmt(value: float | None, places: int = 4) -> str:
+    """A number for a table; a value that is not defined shows as ``-``."""
+    return "-" if value is None else f"{value:.{places}f}"
+
+
+def table(header: Sequence[str], rows: Sequence[Sequence[str]], numeric_from: int = 1) -> str:
+    """Aligned columns: the first ``numeric_from`` columns left-aligned, the rest right."""
+    widths = [len(h) for h in header]
+    for row in rows:
+        widths = [max(w, len(cell)) for w, cell in zip(widths, row, strict=True)]
+
+    def line(cells: Sequence[str]) -> str:
+        parts = [
+            cell.ljust(width) if i < numeric_from else cell.rjust(width)
+            for i, (cell, width) in enumerate(zip(cells, widths, strict=True))
+        ]
+        return "  ".join(parts).rstrip()
+
+    return "\n".join([line(header), line(["-" * w for w in widths]), *(line(r) for r in rows)])
+
+
+def contract_lines(contract: Contract) -> list[str]:
+    entity = literal(contract.entity) if contract.entity else "identity"
+    return [
+        f"contract   k={contract.k}  gain={contract.gain}  universe={contract.universe}  "
+        f"unjudged={contract.unjudged}  duplicates={contract.duplicates}  ties={contract.ties}",
+        f"           zero_idcg={contract.zero_idcg}  missing={contract.missing}  "
+        f"relevant_from={contract.relevant_from}  scale={contract.scale}  entity={entity}",
+    ]
+
+
+def render_score_table(results: Sequence[ScoredRun], qrels_label: str, per_query: bool = False) -> str:
+    """The summary of every run under one contract, with counts and provenance."""
+    if not results:
+        return ""
+    contract = results[0].contract
+    k = contract.k
+    out = [
+        f"judgments  {literal(qrels_label)}  (qrels digest {results[0].qrels_digest[:12]})",
+        *contract_lines(contract),
+        "",
+    ]
+    header = [
+        "run", f"nDCG@{k}", f"pooled@{k}", f"cand-only@{k}", f"judged@{k}", f"P@{k}", f"R@{k}",
+        "RR", "queries", "scored", "zero-IDCG", "excluded", "missing", "unknown", "dups",
+        f"unjudged@{k}",
+    ]
+    rows = []
+    for result in results:
+        s = result.evaluation.summary
+        rows.append([
+            literal(result.run), fmt(s.ndcg), fmt(s.ndcg_pooled), fmt(s.candidate_ndcg),
+            fmt(s.judged_at_k), fmt(s.precision), fmt(s.recall), fmt(s.rr), str(s.queries),
+            str(s.scored), str(s.zero_idcg), str(s.excluded), str(s.missing), str(s.unknown),
+            str(s.duplicates), str(s.unjudged_at_k),
+        ])  # fmt: skip
+    out.append(table(header, rows))
+    out.append("")
+    out.append(
+        f"nDCG@{k}: macro mean over scored queries. pooled: ΣDCG/ΣIDCG, weighs queries by "
+        "IDCG (not a mean)."
+    )
+    out.append(
+        f"cand-only@{k}: CANDIDATE-ONLY nDCG, ideal built from the run's own results; it rates the "
+        "ordering of what was found, not retrieval quality."
+    )
+    for result in results:
+        out.append(
+            f"{literal(result.run)}: run digest {result.run_digest[:12]}  "
+            f"fingerprint {result.fingerprint[:16]}"
+        )
+        unknown = result.evaluation.unknown_queries
+        if unknown:
+            shown = ", ".join(literal(q) for q in unknown[:DETAILS_SHOWN])
+            more = f" … and {len(unknown) - DETAILS_SHOWN} more" if len(unknown) > DETAILS_SHOWN else ""
+            out.append(f"  unknown queries (not scored): {shown}{more}")
+    if per_query:
+        for result in results:
+            out.append("")
+            out.append(f"per query: {literal(result.run)}")
+            out.append(render_per_query(result.evaluation.per_query, k))
+    return "\n".join(out)
+
+
+def _flags(result: QueryResult) -> str:
+    flags = [
+        name
+        for name, on in (
+            ("zero-IDCG", result.zero_idcg),
+            ("excluded", result.excluded),
+            ("missing", result.missing),
+        )
+        if on
+    ]
+    return ",".join(flags)
+
+
+def render_per_query(per_query: Sequence[QueryResult], k: int) -> str:
+    header = [
+        "query", f"nDCG@{k}", "DCG", "IDCG", "cand-only", "inflation", f"judged@{k}",
+        f"unjudged@{k}", "returned", "flags",
+    ]
+    rows = []
+    for r in per_query:
+        inflation = (
+            r.candidate_ndcg - r.ndcg if r.candidate_ndcg is not None and r.ndcg is not None else None
+        )
+        rows.append([
+            literal(r.query_id), fmt(r.ndcg), fmt(r.dcg), fmt(r.idcg), fmt(r.candidate_ndcg),
+            fmt(inflation), fmt(r.judged_at_k), str(r.unjudged_at_k), str(r.returned), _flags(r),
+        ])  # fmt: skip
+    return table(header, rows)
+
+
+def render_trec(result: ScoredRun, per_query: bool = False) -> str:
+    """trec_eval's ``measure<TAB>qid<TAB>value`` lines (values to 4 decimals, as
+    trec_eval prints them), per query when asked, then ``all``."""
+    k = result.contract.k
+    names: list[tuple[str, str]] = [
+        (f"ndcg_cut_{k}", "ndcg"),
+        (f"P_{k}", "precision"),
+        (f"recall_{k}", "recall"),
+        ("recip_rank", "rr"),
+    ]
+    lines: list[str] = []
+    if per_query:
+        for record in result.evaluation.per_query:
+            values = record.to_dict()
+            for measure, key in names:
+                if values[key] is not None:
+                    lines.append(f"{measure:<22}\t{literal(record.query_id)}\t{values[key]:.4f}")
+    summary = result.evaluation.summary.to_dict()
+    lines.append(f"{'num_q':<22}\tall\t{summary['scored']}")
+    for measure, key in names:
+        if summary[key] is not None:
+            lines.append(f"{measure:<22}\tall\t{summary[key]:.4f}")
+    return "\n".join(lines) + "\n"
+
+
+def render_audit_table(report: AuditReport) -> str:
+    """Counts of every finding, then the first entries of each non-empty one."""
+    data: dict[str, Any] = report.to_dict()
+    findings: dict[str, list[Any]] = data["findings"]
+    coverage = data["coverage"]
+    out = [
+        f"audit      {literal(str(data['run']))}  ({data['lines']} lines, {data['queries']} queries, "
+        f"k={data['k']})",
+        f"coverage   judged@{data['k']} {fmt(coverage['judged_at_k'])}   "
+        f"unjudged in top {data['k']}: {coverage['unjudged_at_k']}",
+        "",
+        table(["finding", "count"], [[kind, str(len(findings[kind]))] for kind in FINDING_KINDS]),
+    ]
+    for kind in FINDING_KINDS:
+        entries = findings[kind]
+        if not entries:
+            continue
+        out.append("")
+        out.append(f"{kind}:")
+        for entry in entries[:DETAILS_SHOWN]:
+            out.append("  " + _describe(entry))
+        if len(entries) > DETAILS_SHOWN:
+            out.append(f"  … and {len(entries) - DETAILS_SHOWN} more (--format json lists all)")
+    return "\n".join(out)
+
+
+def _describe(entry: Any) -> str:
+    if isinstance(entry, dict):
+        return "  ".join(f"{key}={literal(_short(value))}" for key, value in entry.items())
+    return literal(str(entry))
+
+
+def _short(value: Any) -> str:
+    if isinstance(value, list):
+        text = ",".join(str(v) for v in value[:10])
+        return text + (f",…(+{len(value) - 10})" if len(value) > 10 else "")
+    return str(value)

@@ -1,0 +1,224 @@
+"""``judgepool score`` and ``judgepool audit``: runs against judgments, from files or a workspace.
+
+Every contract parameter is an option; ``--preset`` fills in a named set and any
+option given explicitly overrides it. The contract actually used is printed
+with every result, whatever the format.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+from judgepool.cli import main
+from judgepool.cli.progress import StageProgress
+from judgepool.cli.render import render_audit_table, render_score_table, render_trec
+from judgepool.core.audit import FINDING_KINDS, failed
+from judgepool.core.contract import (
+    DUPLICATE_POLICIES,
+    MISSING_POLICIES,
+    PRESETS,
+    TIE_POLICIES,
+    UNIVERSES,
+    UNJUDGED_POLICIES,
+    ZERO_IDCG_POLICIES,
+    Contract,
+    Scale,
+)
+from judgepool.core.errors import InputError
+from judgepool.formats.trec import read_qrels
+from judgepool.services.scoring import ENGINES, ScoredRun, audit_run_file, score_run_file
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+CONTRACT_OPTIONS = (
+    "scale", "k", "gain", "universe", "unjudged", "duplicates", "entity", "ties",
+    "zero_idcg", "missing", "relevant_from",
+)  # fmt: skip
+
+
+def contract_options(func: F) -> F:
+    """The contract's parameters as options; each defaults to None so that only
+    what the user gave overrides the preset or the defaults."""
+    options = [
+        click.option("--preset", type=click.Choice(sorted(PRESETS)), default=None,
+                     help="Start from a named set of parameters (trec_eval: linear gain, judged "
+                     "universe, unjudged zero, trec_eval ties, missing zero)."),
+        click.option("--scale", default=None, metavar="MIN..MAX",
+                     help="Integer grades allowed in the judgments. [default: 0..3]"),
+        click.option("-k", "--k", "k", type=int, default=None,
+                     help="Cutoff; missing positions add zero gain. [default: 10]"),
+        click.option("--gain", default=None, metavar="linear|exponential|MAP",
+                     help="Gain of a grade: linear (r), exponential (2^r-1) or a map like "
+                     "0=0,1=1,2=3,3=7. [default: linear]"),
+        click.option("--universe", type=click.Choice(UNIVERSES), default=None,
+                     help="Where the ideal ranking comes from: every judged document, or only "
+                     "the run's own candidates (candidate-only). [default: judged]"),
+        click.option("--unjudged", type=click.Choice(UNJUDGED_POLICIES), default=None,
+                     help="An unjudged document in the top k: refuse, gain 0, or remove it. "
+                     "[default: reject]"),
+        click.option("--duplicates", type=click.Choice(DUPLICATE_POLICIES), default=None,
+                     help="A document repeated within a query: refuse, or keep the first. "
+                     "[default: reject]"),
+        click.option("--entity", default=None, metavar="REGEX",
+                     help="Map run document IDs to judged entities: the first group (or whole "
+                     "match) of REGEX matched at the start of the ID, e.g. '([^#]+)#'."),
+        click.option("--ties", type=click.Choice(TIE_POLICIES), default=None,
+                     help="How the list is ordered: score then docid descending (trec_eval), "
+                     "score then docid ascending, the rank column, or file order. "
+                     "[default: trec_eval]"),
+        click.option("--zero-idcg", "zero_idcg", type=click.Choice(ZERO_IDCG_POLICIES),
+                     default=None,
+                     help="Score of a query whose ideal DCG is 0: 0, 1, or left out of the "
+                     "mean (always counted). [default: zero]"),
+        click.option("--missing", type=click.Choice(MISSING_POLICIES), default=None,
+                     help="A judged query absent from the run: scored 0, or left out and "
+                     "counted. [default: zero]"),
+        click.option("--relevant-from", "relevant_from", type=int, default=None,
+                     help="Lowest grade counted relevant by recall, precision and RR. "
+                     "[default: 1]"),
+    ]
+    for option in reversed(options):
+        func = option(func)
+    return func
+
+
+def build_contract(base: Contract | None, preset_name: str | None, given: dict[str, Any]) -> Contract:
+    """The contract: ``base`` (or the defaults), then the preset, then every option given."""
+    changes = {name: value for name, value in given.items() if value is not None}
+    if "scale" in changes:
+        changes["scale"] = Scale.parse(changes["scale"])
+    if preset_name is not None:
+        changes = {**PRESETS[preset_name], **changes}
+    return (base or Contract()).with_changes(**changes)
+
+
+def _read_judgments(qrels: str, contract: Contract) -> tuple[dict[str, dict[str, int]], str]:
+    file = read_qrels(qrels, contract.scale)
+    return file.judgments, file.digest
+
+
+def _check_inputs(runs: Sequence[str], qrels: str | None) -> str:
+    """The qrels path, once every named file is known to exist."""
+    if not runs:
+        raise click.UsageError("name at least one RUN file")
+    if qrels is None:
+        raise click.UsageError("give the judgments with --qrels FILE")
+    for path in (*runs, qrels):
+        if not Path(path).exists():
+            raise InputError("no such file", path)
+    return qrels
+
+
+@main.command()
+@click.argument("runs", nargs=-1, metavar="RUN...")
+@click.option("--qrels", metavar="FILE", help="Judgments in TREC qrels format (plain or gzip).")
+@contract_options
+@click.option("--format", "output_format", type=click.Choice(["table", "json", "trec"]),
+              default="table", show_default=True,
+              help="table for people; json: one object per run per line; trec: trec_eval's "
+              "measure<TAB>qid<TAB>value lines.")
+@click.option("--per-query", is_flag=True, help="Include every query's values.")
+@click.option("--engine", type=click.Choice(ENGINES), default="fast", show_default=True,
+              help="fast (vectorised) or reference (plain Python, the implementation the fast "
+              "engine is tested against): the same numbers, for cross-checking.")
+def score(
+    runs: tuple[str, ...],
+    qrels: str | None,
+    preset: str | None,
+    output_format: str,
+    per_query: bool,
+    engine: str,
+    **options: Any,
+) -> None:
+    """Score RUN files with nDCG@k against a fixed judged universe.
+
+    Every number is printed with the contract that produced it, the digests of
+    the judgments and the run, and the counts of queries that were zero-IDCG,
+    excluded, missing from the run, or unknown to the judgments.
+    """
+    qrels_path = _check_inputs(runs, qrels)
+    contract = build_contract(None, preset, options)
+    progress = StageProgress(enabled=sys.stderr.isatty())
+    with progress:
+        progress.update(f"reading judgments {qrels_path}")
+        judgments, digest = _read_judgments(qrels_path, contract)
+        results: list[ScoredRun] = []
+        for number, run in enumerate(runs, start=1):
+            prefix = f"[{number}/{len(runs)}] " if len(runs) > 1 else ""
+            results.append(
+                score_run_file(
+                    run, judgments, digest, contract, engine=engine,
+                    on_progress=lambda stage, p=prefix: progress.update(p + stage),
+                )
+            )
+    emit_scores(results, qrels_path, output_format, per_query)
+
+
+def emit_scores(results: Sequence[ScoredRun], qrels_label: str, output_format: str, per_query: bool) -> None:
+    """Print scored runs in the chosen format."""
+    if output_format == "json":
+        for result in results:
+            click.echo(json.dumps(result.to_dict(per_query=per_query), ensure_ascii=False))
+    elif output_format == "trec":
+        for result in results:
+            click.echo(render_trec(result, per_query=per_query), nl=False)
+    else:
+        click.echo(render_score_table(results, qrels_label, per_query=per_query))
+
+
+@main.command()
+@click.argument("runs", nargs=-1, metavar="RUN...")
+@click.option("--qrels", metavar="FILE", help="Judgments in TREC qrels format (plain or gzip).")
+@contract_options
+@click.option("--format", "output_format", type=click.Choice(["table", "json"]), default="table",
+              show_default=True, help="table for people; json: one object per run per line.")
+@click.option("--fail-on", "fail_on", default="", metavar="KIND,...",
+              help="Exit 1 when any of these findings is non-empty (for CI gates): "
+              + ", ".join(FINDING_KINDS) + ".")
+def audit(
+    runs: tuple[str, ...],
+    qrels: str | None,
+    preset: str | None,
+    output_format: str,
+    fail_on: str,
+    **options: Any,
+) -> None:
+    """Audit RUN files: what would make their scores misleading.
+
+    Lists bad lines, duplicates, unjudged documents in the top k, unknown and
+    missing queries, ties touching the top k, rank columns that disagree with
+    the scores, short lists and zero-IDCG queries. Exits 0 whatever it finds,
+    unless a finding named in --fail-on is present.
+    """
+    qrels_path = _check_inputs(runs, qrels)
+    kinds = [kind.strip() for kind in fail_on.split(",") if kind.strip()]
+    unknown = [kind for kind in kinds if kind not in FINDING_KINDS]
+    if unknown:
+        raise click.BadParameter(
+            f"unknown finding kind(s) {', '.join(unknown)}; known: {', '.join(FINDING_KINDS)}",
+            param_hint="--fail-on",
+        )
+    contract = build_contract(None, preset, options)
+    progress = StageProgress(enabled=sys.stderr.isatty())
+    reports = []
+    with progress:
+        progress.update(f"reading judgments {qrels_path}")
+        judgments, _ = _read_judgments(qrels_path, contract)
+        for run in runs:
+            reports.append(audit_run_file(run, judgments, contract, on_progress=progress.update))
+    failing: list[str] = []
+    for report in reports:
+        if output_format == "json":
+            click.echo(json.dumps(report.to_dict(), ensure_ascii=False))
+        else:
+            click.echo(render_audit_table(report))
+        failing.extend(f"{report.run}: {kind}" for kind in failed(report, kinds))
+    if failing:
+        click.echo("judgepool: --fail-on findings present: " + "; ".join(failing), err=True)
+        sys.exit(1)
