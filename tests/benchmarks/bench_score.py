@@ -109,7 +109,8 @@ class Measurement:
     n: int | None = None
     over: str | None = None
     error: str | None = None
-    env: dict[str, str] = field(default_factory=dict)
+    others_cpu_s: float | None = None
+    notes: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -120,6 +121,20 @@ class ChildResult:
     peak_rss_mb: float
     stdout: str
     stderr: str
+    others_cpu_s: float | None
+
+
+def system_busy_s() -> float | None:
+    """CPU seconds the whole machine has spent busy since boot (None off Linux)."""
+    try:
+        with open("/proc/stat", encoding="ascii") as f:
+            fields = f.readline().split()
+    except OSError:
+        return None
+    # user nice system idle iowait irq softirq steal: all but idle and iowait
+    ticks = [int(x) for x in fields[1:9]]
+    busy = sum(ticks) - ticks[3] - ticks[4]
+    return busy / os.sysconf("SC_CLK_TCK")
 
 
 def run_child(argv: list[str], env: dict[str, str] | None = None) -> ChildResult:
@@ -132,6 +147,7 @@ def run_child(argv: list[str], env: dict[str, str] | None = None) -> ChildResult
     child can never block on a full pipe while we sit in wait4.
     """
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        busy_before = system_busy_s()
         start = time.perf_counter()
         proc = subprocess.Popen(argv, stdout=out, stderr=err, stdin=subprocess.DEVNULL, env=env)
         try:
@@ -141,19 +157,27 @@ def run_child(argv: list[str], env: dict[str, str] | None = None) -> ChildResult
             proc.wait()
             raise
         wall = time.perf_counter() - start
+        busy_after = system_busy_s()
         # Tell Popen the child is already reaped so it never waits for it again.
         proc.returncode = os.waitstatus_to_exitcode(status)
         out.seek(0)
         err.seek(0)
         stdout = out.read().decode("utf-8", "replace")
         stderr = err.read().decode("utf-8", "replace")
+    cpu = usage.ru_utime + usage.ru_stime
+    # Machine-wide busy time minus the child's own: what other work took from
+    # the two cores meanwhile (our own parent sleeps in wait4). Tick-granular.
+    others = None
+    if busy_before is not None and busy_after is not None:
+        others = max(0.0, busy_after - busy_before - cpu)
     return ChildResult(
         returncode=proc.returncode,
         wall_s=wall,
-        cpu_s=usage.ru_utime + usage.ru_stime,
+        cpu_s=cpu,
         peak_rss_mb=usage.ru_maxrss * 1024 / 1e6,  # Linux reports KiB
         stdout=stdout,
         stderr=stderr,
+        others_cpu_s=others,
     )
 
 
@@ -220,14 +244,19 @@ def measure(tool: str, rnd: int, run: Path, qrels: Path, numba_cold: bool) -> Me
             # An empty numba cache forces the JIT compile a first-time user pays.
             cold_dir = tempfile.mkdtemp(prefix="bench-numba-")
             env["NUMBA_CACHE_DIR"] = cold_dir
-            note["NUMBA_CACHE_DIR"] = "fresh empty dir"
+            note["numba"] = "empty cache: compiled"
+    before = numba_cache_files() if tool == "ranx" and cold_dir is None else None
     try:
         res = run_child(argv, env)
     finally:
         if cold_dir is not None:
             shutil.rmtree(cold_dir, ignore_errors=True)
+    if before is not None:
+        after = numba_cache_files()
+        written = sum(1 for f, t in after.items() if before.get(f) != t)
+        note["numba"] = f"compiled, wrote {written} cache files" if written else "cache reused"
     m = Measurement(tool=tool, round=rnd, ok=False, wall_s=res.wall_s, cpu_s=res.cpu_s,
-                    peak_rss_mb=res.peak_rss_mb, env=note)
+                    peak_rss_mb=res.peak_rss_mb, others_cpu_s=res.others_cpu_s, notes=note)
     if res.returncode != 0:
         m.error = f"exit {res.returncode}: {res.stderr.strip()[-2000:]}"
         return m
@@ -281,14 +310,22 @@ def warm_page_cache(path: Path) -> None:
             pass
 
 
-def ranx_cache_state() -> str:
-    spec = util.find_spec("ranx")
-    if spec is None or not spec.submodule_search_locations:
-        return "ranx not importable"
+def numba_cache_files() -> dict[str, int]:
+    """The ranx numba cache files now on disk, with their modification times.
+
+    Comparing two snapshots tells whether a ranx process compiled anything: an
+    index file (.nbi) existing is not enough, since numba compiles and stores
+    one specialisation per argument type signature.
+    """
     custom = os.environ.get("NUMBA_CACHE_DIR")
-    roots = [Path(custom)] if custom else [Path(p) for p in spec.submodule_search_locations]
-    found = any(True for r in roots for _ in r.rglob("*.nbi"))
-    return "warm (compiled code already on disk)" if found else "cold (round 1 compiles)"
+    if custom:
+        roots = [Path(custom)]
+    else:
+        spec = util.find_spec("ranx")
+        locations = spec.submodule_search_locations if spec is not None else None
+        roots = [Path(p) for p in locations or []]
+    return {str(f): f.stat().st_mtime_ns
+            for r in roots for pattern in ("*.nbi", "*.nbc") for f in r.rglob(pattern)}
 
 
 def version_of(dist: str) -> str:
@@ -326,7 +363,6 @@ def summarise(results: list[Measurement], tools: list[str]) -> dict[str, dict[st
             "ndcg_stable_across_rounds": len(ndcgs) == 1,
             "n": ok[0].n,
             "over": ok[0].over,
-            "first_round_wall_s": ok[0].wall_s if ok[0].round == 1 else None,
         }
     peer_medians = [out[t]["median_wall_s"] for t in PEERS if out.get(t, {}).get("ok_rounds")]
     fastest = min(peer_medians) if peer_medians else None
@@ -425,9 +461,11 @@ def main(argv: list[str] | None = None) -> int:
     print(f"machine: {os.cpu_count()} cores, Python {platform.python_version()}, "
           f"{platform.platform()}")
     if "ranx" in tools:
-        state = "empty every round (--numba-cold)" if args.numba_cold else ranx_cache_state()
-        print("note: ranx compiles its measures with numba's JIT; numba caches the compiled "
-              f"code on disk, so only a process with no cache pays the compile. Cache: {state}.")
+        state = ("emptied before every round (--numba-cold)" if args.numba_cold
+                 else "the normal on-disk cache; each ranx line says whether that round compiled")
+        print("note: ranx compiles its measures with numba's JIT on first use, a cost a user "
+              "pays in a fresh process; numba keeps the compiled code on disk, so later "
+              f"processes mostly load it. Cache: {state}.")
     print(f"rounds: {args.rounds}, interleaved, order rotated each round; "
           "each tool is a fresh process (imports and file reading are included)\n")
 
@@ -439,16 +477,26 @@ def main(argv: list[str] | None = None) -> int:
             results.append(m)
             status = (f"nDCG@10 {m.ndcg:.6f}" if m.ok and m.ndcg is not None
                       else f"FAILED {str(m.error)[:300]}")
-            print(f"  round {rnd} {tool:<12} {m.wall_s:7.2f} s {m.peak_rss_mb:7.0f} MB  {status}",
-                  flush=True)
+            extra = "".join(f"  [{v}]" for v in m.notes.values())
+            if m.others_cpu_s is not None:
+                extra += f"  [others: {m.others_cpu_s / m.wall_s:.2f} cores]"
+            print(f"  round {rnd} {tool:<12} {m.wall_s:7.2f} s {m.peak_rss_mb:7.0f} MB  "
+                  f"{status}{extra}", flush=True)
     print()
     summary = summarise(results, tools)
     print_table(summary)
     print("x peer: median wall time / median of the fastest of " + ", ".join(PEERS)
           + "; peak MB = peak resident memory of the process (10^6 bytes)")
-    if "ranx" in summary and summary["ranx"].get("first_round_wall_s") is not None:
-        print(f"ranx round 1: {summary['ranx']['first_round_wall_s']:.2f} s "
-              "(includes the numba compile if the cache was cold)")
+    compiled = [m for m in results if m.tool == "ranx" and m.notes.get("numba", "")
+                .startswith(("compiled", "empty"))]
+    if compiled:
+        rounds = ", ".join(f"round {m.round} {m.wall_s:.2f} s" for m in compiled)
+        print(f"ranx paid the numba JIT compile in: {rounds} (included in its median)")
+    others = [m.others_cpu_s / m.wall_s for m in results if m.others_cpu_s is not None]
+    if others:
+        busy = statistics.mean(others)
+        print(f"other processes used {busy:.2f} cores on average while the tools ran"
+              + (" (noisy: trust medians and ratios, not single times)" if busy > 0.25 else ""))
     for line in verdict_lines(summary):
         print(line)
 

@@ -57,21 +57,29 @@ def render_score_table(results: Sequence[ScoredRun], qrels_label: str, per_query
         *contract_lines(contract),
         "",
     ]
-    header = [
-        "run", f"nDCG@{k}", f"pooled@{k}", f"cand-only@{k}", f"judged@{k}", f"P@{k}", f"R@{k}",
-        "RR", "queries", "scored", "zero-IDCG", "excluded", "missing", "unknown", "dups",
+    score_header = [
+        "run", f"nDCG@{k}", f"pooled@{k}", f"cand-only@{k}", f"judged@{k}", f"P@{k}", f"R@{k}", "RR",
+    ]
+    count_header = [
+        "run", "queries", "scored", "zero-IDCG", "excluded", "missing", "unknown", "duplicates",
         f"unjudged@{k}",
     ]
-    rows = []
+    score_rows = []
+    count_rows = []
     for result in results:
         s = result.evaluation.summary
-        rows.append([
-            literal(result.run), fmt(s.ndcg), fmt(s.ndcg_pooled), fmt(s.candidate_ndcg),
-            fmt(s.judged_at_k), fmt(s.precision), fmt(s.recall), fmt(s.rr), str(s.queries),
-            str(s.scored), str(s.zero_idcg), str(s.excluded), str(s.missing), str(s.unknown),
-            str(s.duplicates), str(s.unjudged_at_k),
+        name = literal(result.run)
+        score_rows.append([
+            name, fmt(s.ndcg), fmt(s.ndcg_pooled), fmt(s.candidate_ndcg), fmt(s.judged_at_k),
+            fmt(s.precision), fmt(s.recall), fmt(s.rr),
         ])  # fmt: skip
-    out.append(table(header, rows))
+        count_rows.append([
+            name, str(s.queries), str(s.scored), str(s.zero_idcg), str(s.excluded), str(s.missing),
+            str(s.unknown), str(s.duplicates), str(s.unjudged_at_k),
+        ])  # fmt: skip
+    out.append(table(score_header, score_rows))
+    out.append("")
+    out.append(table(count_header, count_rows))
     out.append("")
     out.append(
         f"nDCG@{k}: macro mean over scored queries. pooled: ΣDCG/ΣIDCG, weighs queries by "

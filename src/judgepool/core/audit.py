@@ -38,6 +38,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from operator import itemgetter
 from typing import Any, Final, Protocol
 
 from judgepool.core.contract import Contract
@@ -56,6 +57,9 @@ FINDING_KINDS: Final = (
     "short_lists",
     "zero_idcg_queries",
 )
+
+# RunEntry is a NamedTuple: an item getter is the cheapest sort key.
+_rank_of: Final = itemgetter(2)
 
 # A run whose rank column is reversed has every line in a disagreement: listing
 # millions of line numbers helps nobody, the first few locate the problem.
@@ -95,7 +99,8 @@ class RankDisagreement:
     query_id: str
     lines: tuple[int, ...]
     # how many lines are involved in all; `lines` shows at most MAX_DISAGREEMENT_LINES
-    involved: int = 0
+    # (not part of the JSON shape of product.md)
+    involved: int
 
 
 @dataclass(frozen=True)
@@ -333,7 +338,12 @@ def _rank_disagreement(query_id: str, entries: Sequence[RunEntry]) -> RankDisagr
     score: one sort by rank, then a running minimum forwards and a running
     maximum backwards over groups of equal rank.
     """
-    by_rank = sorted(entries, key=lambda e: e.rank)
+    by_rank = sorted(entries, key=_rank_of)
+    scores = [entry.score for entry in by_rank]
+    # The usual case: scores never rise along the rank order, so no pair can
+    # disagree. Sorting a non-increasing list is one linear pass in C.
+    if scores == sorted(scores, reverse=True):
+        return None
     groups: list[list[RunEntry]] = []
     for entry in by_rank:
         if groups and groups[-1][0].rank == entry.rank:

@@ -81,15 +81,25 @@ def split_columns(text: str) -> list[str]:
     return [part for part in text.split(" ") if part]
 
 
-def iter_data_lines(data: bytes, path: str) -> Iterator[tuple[int, list[str]]]:
-    """(1-based line number, columns) of every non-blank, non-comment line."""
+def iter_data_lines(
+    data: bytes, path: str, bad: list[BadLine] | None = None
+) -> Iterator[tuple[int, list[str]]]:
+    """(1-based line number, columns) of every non-blank, non-comment line.
+
+    A line that is not UTF-8 raises InputError, or is appended to ``bad`` and
+    skipped when a list is given (an audit reads past every bad line).
+    """
     for number, raw in enumerate(data.split(b"\n"), start=1):
         if raw.endswith(b"\r"):
             raw = raw[:-1]
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError as exc:
-            raise InputError(f"not valid UTF-8 ({exc.reason} at byte {exc.start})", path, number) from None
+            message = f"not valid UTF-8 ({exc.reason} at byte {exc.start})"
+            if bad is None:
+                raise InputError(message, path, number) from None
+            bad.append(BadLine(number, message))
+            continue
         columns = split_columns(text)
         if not columns or columns[0].startswith("#"):
             continue
@@ -137,20 +147,16 @@ def read_run(path: str | Path, *, collect_errors: bool = False) -> RunFile:
     data = read_bytes(path)
     entries: list[RunEntry] = []
     bad: list[BadLine] = []
-    try:
-        for number, columns in iter_data_lines(data, name):
-            try:
-                query_id, doc_id, rank, score = parse_run_line(columns)
-            except ValueError as exc:
-                if not collect_errors:
-                    raise InputError(str(exc), name, number) from None
-                bad.append(BadLine(number, str(exc)))
-                continue
-            entries.append(RunEntry(query_id, doc_id, rank, score, number))
-    except InputError as exc:
-        if not collect_errors or exc.line is None:
-            raise
-        bad.append(BadLine(exc.line, exc.message))
+    for number, columns in iter_data_lines(data, name, bad if collect_errors else None):
+        try:
+            query_id, doc_id, rank, score = parse_run_line(columns)
+        except ValueError as exc:
+            if not collect_errors:
+                raise InputError(str(exc), name, number) from None
+            bad.append(BadLine(number, str(exc)))
+            continue
+        entries.append(RunEntry(query_id, doc_id, rank, score, number))
+    bad.sort(key=lambda b: b.line)
     return RunFile(name, entries, run_digest(data), bad, data.count(b"\n") + (not data.endswith(b"\n")))
 
 

@@ -1,0 +1,461 @@
+"""The workspace commands: ``init``, ``import``, ``judge``, ``pool``, ``export``,
+``evaluations``, ``annotators`` and ``disagreements``.
+
+Each one opens the workspace, calls one use case of
+`judgepool.services.workspace`, prints a short report and closes it. Errors
+are judgepool errors, turned into a message and an exit code by `main`.
+Text from data (IDs, names) is printed through `judgepool.display.literal`
+for people; exported qrels are data and are written exactly.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+import click
+
+from judgepool.cli import main
+from judgepool.cli.progress import StageProgress
+from judgepool.core.contract import Scale
+from judgepool.core.errors import InputError
+from judgepool.display import literal
+from judgepool.services import workspace as services
+from judgepool.store.workspace import CONSENSUS_RULES
+
+WORKSPACE_HELP = "A workspace file; a bare name (no slash, no suffix) means workspaces/NAME.sqlite."
+
+
+class ImportProgress:
+    """A stage spinner while a file is read, then a bar while its lines are
+    written; both on standard error and only when it is a terminal."""
+
+    def __init__(self, label: str, enabled: bool | None = None) -> None:
+        self.enabled = sys.stderr.isatty() if enabled is None else enabled
+        self.label = label
+        self._stage = StageProgress(self.enabled)
+        self._bar: Any = None
+        self._done = 0
+
+    def __enter__(self) -> ImportProgress:
+        self._stage.__enter__()
+        self._stage.update(f"reading {self.label}")
+        return self
+
+    def __call__(self, done: int, total: int) -> None:
+        if not self.enabled:
+            return
+        if self._bar is None:
+            self._stage.__exit__(None, None, None)
+            self._bar = click.progressbar(
+                length=total, label=f"writing {literal(self.label)}", file=sys.stderr
+            )
+            self._bar.__enter__()
+        self._bar.update(done - self._done)
+        self._done = done
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        value: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        if self._bar is not None:
+            self._bar.__exit__(kind, value, traceback)
+        else:
+            self._stage.__exit__(kind, value, traceback)
+
+
+def _open(workspace: str) -> services.Workspace:
+    return services.open_workspace(workspace)
+
+
+def _parse_grade(text: str) -> int | None:
+    """A grade argument: an integer, or ``unsure`` (returned as None)."""
+    if text.strip().lower() == "unsure":
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        raise InputError(
+            f"grade must be an integer of the scale or 'unsure', got {text!r}"
+        ) from None
+
+
+def _parse_labels(text: str | None) -> dict[int, str] | None:
+    if not text:
+        return None
+    labels: dict[int, str] = {}
+    for part in text.split(","):
+        grade, sep, label = part.partition("=")
+        try:
+            value = int(grade.strip())
+        except ValueError:
+            value = None
+        if not sep or value is None or not label.strip():
+            raise InputError(f"labels look like '0=Bad,1=Fair,2=Good'; cannot read {part!r}")
+        labels[value] = label.strip()
+    return labels
+
+
+@main.command("init")
+@click.argument("workspace")
+@click.option(
+    "--scale",
+    default="0..3",
+    show_default=True,
+    metavar="MIN..MAX",
+    help="The integer grades annotators may give; fixed for the workspace's life.",
+)
+@click.option(
+    "--labels",
+    default=None,
+    metavar="G=LABEL,...",
+    help="Names of the grades, e.g. '0=Bad,1=Fair,2=Good'. "
+    "Default on 0..3: TREC DL's (Irrelevant, Related, Highly relevant, Perfectly relevant).",
+)
+def init_command(workspace: str, scale: str, labels: str | None) -> None:
+    """Create a new, empty workspace WORKSPACE.
+
+    WORKSPACE is a path to the SQLite file to create; a bare name means
+    workspaces/NAME.sqlite. An existing file is refused and left as it is.
+    """
+    ws = services.init_workspace(workspace, scale=Scale.parse(scale), labels=_parse_labels(labels))
+    with ws:
+        named = ", ".join(f"{grade} {literal(label)}" for grade, label in ws.labels().items())
+        click.echo(f"created workspace {literal(str(ws.path))} (scale {ws.scale}: {named})")
+
+
+@main.command("import")
+@click.argument("workspace")
+@click.argument("kind", type=click.Choice(["queries", "docs", "qrels", "run"]))
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.option(
+    "--name",
+    default=None,
+    help="The run's name in the workspace (runs only). "
+    "[default: the file name up to its first dot]",
+)
+@click.option(
+    "--annotator",
+    default=None,
+    help="Whose judgments the qrels are (qrels only). [default: import:FILE-NAME]",
+)
+def import_command(
+    workspace: str, kind: str, file: Path, name: str | None, annotator: str | None
+) -> None:
+    """Import FILE into WORKSPACE as queries, docs, qrels or a run.
+
+    \b
+    queries  TSV id<TAB>text[<TAB>narrative], or JSONL {"id", "text", "narrative"}
+    docs     TSV id<TAB>text[<TAB>title], or JSONL {"id", "text", "title"}
+    qrels    TREC qrels (qid iteration docid grade), grades inside the workspace's
+             scale, recorded as judgments with source import:FILE-NAME
+    run      TREC run (qid Q0 docid rank score tag), plain or gzip
+
+    The whole file is checked first: a bad line anywhere refuses the import
+    (naming file and line) and changes nothing. Each import is one transaction.
+    """
+    if name is not None and kind != "run":
+        raise click.UsageError("--name applies to runs only")
+    if annotator is not None and kind != "qrels":
+        raise click.UsageError("--annotator applies to qrels only")
+    started = time.perf_counter()
+    with _open(workspace) as ws, ImportProgress(str(file)) as progress:
+        if kind == "run":
+            run = services.import_run(ws, file, name=name, on_progress=progress)
+        elif kind == "qrels":
+            qrels = services.import_qrels(ws, file, annotator=annotator, on_progress=progress)
+        else:
+            importer = services.import_queries if kind == "queries" else services.import_documents
+            table = importer(ws, file, on_progress=progress)
+    elapsed = time.perf_counter() - started
+    if kind == "run":
+        if run.already_present:
+            click.echo(f"run {literal(run.name)!r} is already in the workspace (same content)")
+        else:
+            click.echo(
+                f"run {literal(run.name)!r}: {run.lines:,} lines from {literal(str(file))} "
+                f"in {elapsed:.1f}s (run digest {run.digest[:12]})"
+            )
+    elif kind == "qrels":
+        click.echo(
+            f"qrels: {qrels.judgments:,} judgments from {literal(str(file))} as annotator "
+            f"{literal(qrels.annotator)!r}: {qrels.added:,} recorded, "
+            f"{qrels.unchanged:,} unchanged"
+        )
+    else:
+        counts = table.counts
+        click.echo(
+            f"{kind}: {table.rows:,} from {literal(str(file))}: {counts.added:,} added, "
+            f"{counts.updated:,} updated, {counts.unchanged:,} unchanged"
+        )
+
+
+@main.command("judge", context_settings={"ignore_unknown_options": True})
+@click.argument("workspace")
+@click.argument("query")
+@click.argument("doc")
+@click.argument("grade")
+@click.option("--annotator", required=True, help="Who is grading.")
+@click.option("--note", default=None, help="A note kept with the judgment.")
+@click.option(
+    "--source",
+    default="human",
+    show_default=True,
+    help="Where the grade comes from: human, or model:NAME for a model's grade.",
+)
+def judge_command(
+    workspace: str, query: str, doc: str, grade: str, annotator: str, note: str | None, source: str
+) -> None:
+    """Grade document DOC for query QUERY in WORKSPACE.
+
+    GRADE is an integer of the workspace's scale (negative grades too, if the
+    scale has them), or 'unsure' to defer without a grade. The grade is on
+    disk when the command returns; earlier grades stay in the ledger.
+    """
+    value = _parse_grade(grade)
+    with _open(workspace) as ws:
+        event = services.judge(
+            ws,
+            query,
+            doc,
+            value,
+            annotator=annotator,
+            unsure=value is None,
+            note=note,
+            source=source,
+        )
+    shown = "unsure" if event.unsure else str(event.grade)
+    before = "" if event.previous_event is None else f" (was {_state(event.previous_grade)})"
+    click.echo(
+        f"{literal(event.annotator)}: query {literal(event.query_id)} doc "
+        f"{literal(event.doc_id)} -> {shown}{before} [event {event.id}]"
+    )
+
+
+def _state(grade: int | None) -> str:
+    return "unsure" if grade is None else str(grade)
+
+
+@main.command("pool")
+@click.argument("workspace")
+@click.option("--runs", default=None, metavar="N,...", help="Runs to pool. [default: every run]")
+@click.option(
+    "--depth",
+    type=click.IntRange(min=1),
+    required=True,
+    help="How many top documents per query of each run (trec_eval order).",
+)
+@click.option("--name", default="default", show_default=True, help="The pool to create or extend.")
+def pool_command(workspace: str, runs: str | None, depth: int, name: str) -> None:
+    """Add the top --depth documents per query of each run to a pool of WORKSPACE.
+
+    Runs are ordered as trec_eval does (score, then document ID, descending);
+    the run and rank that brought each document in are recorded. Extending a
+    pool (deeper, or with more runs) keeps every existing member.
+    """
+    chosen = [part.strip() for part in runs.split(",") if part.strip()] if runs else None
+    with _open(workspace) as ws:
+        result = services.pool(ws, depth=depth, runs=chosen, name=name)
+    click.echo(
+        f"pool {literal(result.name)!r}: {result.added:,} new documents from "
+        f"{', '.join(literal(r) for r in result.runs)} at depth {result.depth}; "
+        f"{result.members:,} members over {result.queries:,} queries"
+    )
+
+
+@main.command("export")
+@click.argument("workspace")
+@click.argument("what", type=click.Choice(["qrels"]))
+@click.option(
+    "-o",
+    "--output",
+    default="-",
+    show_default=True,
+    metavar="FILE",
+    help="Where to write; '-' for standard output.",
+)
+@click.option("--annotator", default=None, help="Export this annotator's grades only.")
+@click.option(
+    "--consensus",
+    type=click.Choice(CONSENSUS_RULES),
+    default=None,
+    help="How several annotators' grades become one: latest, median (the lower middle "
+    "grade on an even count) or adjudicated. [default: the workspace's, latest]",
+)
+def export_command(
+    workspace: str, what: str, output: str, annotator: str | None, consensus: str | None
+) -> None:
+    """Export WORKSPACE's judgments as TREC qrels (qid 0 docid grade, sorted).
+
+    By default the consensus of all annotators; with --annotator, one
+    annotator's current grades. Items only marked unsure are not judged.
+    """
+    with _open(workspace) as ws:
+        if output == "-":
+            result = services.export_qrels(ws, sys.stdout, annotator=annotator, rule=consensus)
+        else:
+            target = Path(output)
+            temporary = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+            try:
+                with open(temporary, "w", encoding="utf-8", newline="\n") as handle:
+                    result = services.export_qrels(ws, handle, annotator=annotator, rule=consensus)
+                os.replace(temporary, target)
+            except OSError as exc:
+                raise InputError(f"cannot write: {exc.strerror or exc}", output) from None
+            finally:
+                temporary.unlink(missing_ok=True)
+    whose = (
+        f"annotator {literal(annotator)!r}" if annotator is not None else f"consensus {result.rule}"
+    )
+    if result.unresolved:
+        click.echo(
+            f"judgepool: {result.unresolved} disagreement(s) without an adjudicator's grade "
+            "left out (see: judgepool disagreements)",
+            err=True,
+        )
+    if output != "-":
+        click.echo(
+            f"wrote {result.judgments:,} judgments over {result.queries:,} queries ({whose}) to "
+            f"{literal(output)}; qrels digest {result.digest}"
+        )
+
+
+@main.command("evaluations")
+@click.argument("workspace")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["table", "json"]),
+    default="table",
+    show_default=True,
+    help="table for people; json: one object per evaluation per line.",
+)
+def evaluations_command(workspace: str, fmt: str) -> None:
+    """List the evaluations stored in WORKSPACE, oldest first.
+
+    Each shows its contract, consensus rule and whether its qrels digest is
+    still current: 'stale' means the judgments changed since it was computed,
+    so its numbers are not comparable with a new score.
+    """
+    with _open(workspace) as ws:
+        stored = services.list_evaluations(ws)
+    if fmt == "json":
+        for item in stored:
+            click.echo(
+                json.dumps(
+                    {
+                        "id": item.id,
+                        "created_at": item.created_at,
+                        "run": item.run_name,
+                        "source": item.source,
+                        "contract": item.contract.to_dict(),
+                        "consensus": item.consensus,
+                        "qrels_digest": item.qrels_digest,
+                        "run_digest": item.run_digest,
+                        "fingerprint": item.fingerprint,
+                        "implementation": item.implementation,
+                        "current": item.current,
+                        "summary": item.summary,
+                    },
+                    sort_keys=True,
+                )
+            )
+        return
+    if not stored:
+        click.echo("no stored evaluations (score with --workspace to store one)")
+        return
+    for item in stored:
+        ndcg = item.summary.get("ndcg")
+        shown = "n/a" if ndcg is None else f"{ndcg:.4f}"
+        state = "current" if item.current else "stale: judgments changed since"
+        run = item.run_name or item.source or "?"
+        click.echo(
+            f"#{item.id}  {item.created_at}  {literal(run)}  nDCG@{item.contract.k} {shown}  "
+            f"queries {item.summary.get('scored')}/{item.summary.get('queries')}  "
+            f"consensus {item.consensus}  qrels {item.qrels_digest[:12]} ({state})"
+        )
+        click.echo(f"    {literal(item.contract.describe())}")
+
+
+@main.command("annotators")
+@click.argument("workspace")
+@click.option(
+    "--adjudicator",
+    "adjudicators",
+    multiple=True,
+    metavar="NAME",
+    help="Record NAME as an adjudicator: their grade settles disagreements under the "
+    "adjudicated consensus. Repeatable.",
+)
+@click.option(
+    "--not-adjudicator",
+    "revoked",
+    multiple=True,
+    metavar="NAME",
+    help="Take the adjudicator role from NAME. Repeatable.",
+)
+def annotators_command(
+    workspace: str, adjudicators: tuple[str, ...], revoked: tuple[str, ...]
+) -> None:
+    """List WORKSPACE's annotators (role, events, graded items); set adjudicators."""
+    with _open(workspace) as ws:
+        for name in adjudicators:
+            services.set_adjudicator(ws, name, True)
+        for name in revoked:
+            services.set_adjudicator(ws, name, False)
+        listed = services.list_annotators(ws)
+    for annotator in listed:
+        role = "adjudicator" if annotator.adjudicator else "annotator"
+        click.echo(
+            f"{literal(annotator.name)}\t{role}\t{annotator.events} events\t"
+            f"{annotator.graded} graded"
+        )
+
+
+@main.command("disagreements")
+@click.argument("workspace")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["table", "json"]),
+    default="table",
+    show_default=True,
+    help="table for people; json: one object per item per line.",
+)
+def disagreements_command(workspace: str, fmt: str) -> None:
+    """List the items whose annotators hold different grades, and how each
+    consensus rule resolves them ('-': left out under adjudicated)."""
+    with _open(workspace) as ws:
+        items = services.disagreements(ws)
+    for item in items:
+        if fmt == "json":
+            click.echo(
+                json.dumps(
+                    {
+                        "query_id": item.query_id,
+                        "doc_id": item.doc_id,
+                        "grades": dict(item.grades),
+                        "adjudicators": list(item.adjudicators),
+                        "latest": item.latest,
+                        "median": item.median,
+                        "adjudicated": item.adjudicated,
+                    },
+                    sort_keys=True,
+                )
+            )
+            continue
+        grades = ", ".join(f"{literal(who)}={grade}" for who, grade in item.grades)
+        adjudicated = "-" if item.adjudicated is None else str(item.adjudicated)
+        click.echo(
+            f"{literal(item.query_id)}\t{literal(item.doc_id)}\t{grades}\t"
+            f"latest={item.latest} median={item.median} adjudicated={adjudicated}"
+        )
+    if fmt == "table" and not items:
+        click.echo("no disagreements")

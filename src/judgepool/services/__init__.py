@@ -1,0 +1,1 @@
+"""The use cases that both the command line and the app call."""

@@ -1,0 +1,194 @@
+"""The judgepool app: the shell that holds the workspace and the screens.
+
+Interface shared by the screens (grade, audit, scores, help):
+
+- ``create_app(workspace, annotator)`` builds a `JudgepoolApp`; the command
+  line and the tests both use it. Opening a missing or foreign file raises
+  `InputError` here, before anything is drawn.
+- ``app.workspace: Path`` the workspace file; ``app.annotator: str`` who
+  grades; ``app.ws`` the app's open `Workspace`, for the main thread only (a
+  thread worker opens its own with
+  ``judgepool.services.workspace.open_workspace(app.workspace)``).
+- ``app.contract`` a reactive holding the active `Contract`, initialised from
+  the workspace's default contract. Setting it is how a screen changes the
+  contract; a screen follows it with ``self.watch(self.app, "contract", ...)``.
+- Screens are installed by name: ``"grade"`` and ``"help"`` at start,
+  ``"audit"`` (`judgepool.tui.screens.audit.AuditScreen`) and ``"scores"``
+  (`judgepool.tui.screens.scores.ScoresScreen`) imported and installed when
+  first shown. Keys ``g`` ``a`` ``s`` switch to them, ``?`` opens help, ``q``
+  quits, ``ctrl+p`` opens the command palette, which lists the app's actions
+  and every action bound on the current screen.
+- ``app.queue_for_grading(query_id, doc_id)`` switches to the grade screen and
+  shows that document at once (the audit's "judge the holes"); after it is
+  graded, grading returns to where the annotator was.
+- After every judgment event is committed (a grade, unsure, a note, an undo)
+  the app posts `judgepool.tui.messages.GradeSaved(query_id, doc_id, grade)`
+  to every installed screen that is running; audit and scores handle it
+  (``on_grade_saved``) to recompute. Handlers run on the event loop while the
+  annotator grades, so they should be cheap: mark the screen stale and
+  recompute in an exclusive thread worker, or when the screen is shown again.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Iterable
+from functools import partial
+from pathlib import Path
+from typing import Any, ClassVar, Final
+
+from textual.app import App, SystemCommand
+from textual.binding import Binding, BindingType
+from textual.markup import escape
+from textual.reactive import var
+from textual.screen import ModalScreen, Screen
+
+from judgepool.core.contract import Contract
+from judgepool.services.workspace import Workspace, open_workspace
+from judgepool.tui.messages import GradeSaved
+
+# Screens another module provides, imported when first shown: name -> (module, class).
+LAZY_SCREENS: Final[dict[str, tuple[str, str]]] = {
+    "audit": ("judgepool.tui.screens.audit", "AuditScreen"),
+    "scores": ("judgepool.tui.screens.scores", "ScoresScreen"),
+}
+SCREEN_TITLES: Final[dict[str, str]] = {
+    "grade": "Grade",
+    "audit": "Audit",
+    "scores": "Scores",
+}
+
+
+class JudgepoolApp(App[None]):
+    """Grade, audit and review one workspace from the keyboard."""
+
+    CSS_PATH = "app.tcss"
+    TITLE = "judgepool"
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("g", "show_screen('grade')", "grade", tooltip="Show the grade screen"),
+        Binding("a", "show_screen('audit')", "audit", tooltip="Show the audit screen"),
+        Binding("s", "show_screen('scores')", "scores", tooltip="Show the scores screen"),
+        Binding("question_mark", "help", "help", key_display="?", tooltip="List every key"),
+        Binding("q", "quit", "quit", tooltip="Quit judgepool (every grade is already saved)"),
+    ]
+
+    contract: var[Contract] = var(Contract())
+    """The contract every score on screen is computed under."""
+
+    def __init__(self, workspace: Path, annotator: str) -> None:
+        super().__init__()
+        self.workspace = Path(workspace)
+        self.annotator = annotator
+        self.ws: Workspace = open_workspace(self.workspace)
+        self.set_reactive(JudgepoolApp.contract, self.ws.default_contract())
+        self._screens: dict[str, Screen[Any]] = {}
+
+    # -- screens ----------------------------------------------------------------
+
+    def on_mount(self) -> None:
+        from judgepool.tui.screens.grade import GradeScreen
+        from judgepool.tui.screens.help import HelpScreen
+
+        for name, screen in (("grade", GradeScreen()), ("help", HelpScreen())):
+            self._screens[name] = screen
+            self.install_screen(screen, name)
+        self.push_screen("grade")
+
+    def on_unmount(self) -> None:
+        self.close_workspace()
+
+    def close_workspace(self) -> None:
+        """Close the app's connection (idempotent)."""
+        self.ws.close()
+
+    def named_screen(self, name: str) -> Screen[Any] | None:
+        """The screen installed as ``name``, importing and installing it on first
+        use; None when its module is not available."""
+        screen = self._screens.get(name)
+        if screen is not None:
+            return screen
+        if name not in LAZY_SCREENS:
+            return None
+        module_name, class_name = LAZY_SCREENS[name]
+        try:
+            module = importlib.import_module(module_name)
+        except ModuleNotFoundError as exc:
+            if exc.name != module_name:
+                raise
+            return None
+        screen = getattr(module, class_name)()
+        self._screens[name] = screen
+        self.install_screen(screen, name)
+        return screen
+
+    def action_show_screen(self, name: str) -> None:
+        """Switch to the grade, audit or scores screen, closing any dialog first."""
+        screen = self.named_screen(name)
+        if screen is None:
+            self.notify(f"The {name} screen is not available in this build.", severity="warning")
+            return
+        while len(self.screen_stack) > 1 and isinstance(self.screen, ModalScreen):
+            self.pop_screen()
+        if self.screen is not screen:
+            self.switch_screen(screen)
+
+    def action_help(self) -> None:
+        """Open the list of keys, or close it when it is open."""
+        if self.screen is self._screens["help"]:
+            self.pop_screen()
+        else:
+            self.push_screen("help")
+
+    def queue_for_grading(self, query_id: str, doc_id: str) -> None:
+        """Show ``doc_id`` of ``query_id`` on the grade screen now."""
+        from judgepool.tui.screens.grade import GradeScreen
+
+        self.action_show_screen("grade")
+        grade = self._screens["grade"]
+        assert isinstance(grade, GradeScreen)
+        grade.queue_document(query_id, doc_id)
+
+    def grade_saved(self, query_id: str, doc_id: str, grade: int | None) -> None:
+        """Tell every running screen that a judgment event is on disk."""
+        for screen in self._screens.values():
+            if screen.is_running:
+                screen.post_message(GradeSaved(query_id, doc_id, grade))
+
+    # -- command palette ----------------------------------------------------------
+
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
+        for name, title in SCREEN_TITLES.items():
+            yield SystemCommand(
+                f"{title} screen",
+                f"Show the {name} screen (key {name[0]})",
+                partial(self.action_show_screen, name),
+            )
+        yield SystemCommand("Help: keys", "List every key (key ?)", self.action_help)
+        yield from _binding_commands(self, screen)
+        yield from super().get_system_commands(screen)
+
+
+def _binding_commands(app: App[Any], screen: Screen[Any]) -> Iterable[SystemCommand]:
+    """A command for every action bound on the screen (and its widgets), so the
+    palette reaches everything a key does."""
+    seen: set[tuple[int, str]] = set()
+    for active in screen.active_bindings.values():
+        node, binding = active.node, active.binding
+        if node is app or not active.enabled:
+            continue
+        if (id(node), binding.action) in seen:
+            continue
+        seen.add((id(node), binding.action))
+        title = binding.tooltip or binding.description or binding.action
+        key = binding.key_display or app.get_key_display(binding)
+        yield SystemCommand(
+            escape(title),
+            escape(f"key {key}"),
+            partial(app.run_action, binding.action, node),
+        )
+
+
+def create_app(workspace: Path, annotator: str) -> JudgepoolApp:
+    """The app on ``workspace`` for ``annotator``: the one factory the CLI and tests use."""
+    return JudgepoolApp(Path(workspace), annotator)

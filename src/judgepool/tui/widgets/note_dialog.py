@@ -1,0 +1,45 @@
+"""A small modal asking for a note on the current judgment.
+
+Dismisses with the note's text (stripped; empty means no note) on Enter, or
+None on Escape.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Input, Static
+
+from judgepool.tui.widgets.highlight import literal_text
+
+
+class NoteDialog(ModalScreen[str | None]):
+    """Asks for a note about one document; the caller saves it."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, doc_id: str, existing: str = "") -> None:
+        super().__init__()
+        self._doc_id = doc_id
+        self._existing = existing
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="note-box"):
+            title = Text("Note on ")
+            title.append_text(literal_text(self._doc_id, style="bold"))
+            yield Static(title, markup=False)
+            yield Input(value=self._existing, placeholder="why this grade…", id="note-input")
+            yield Static(Text("Enter saves · Escape cancels", style="dim"), markup=False)
+
+    def on_mount(self) -> None:
+        self.query_one(Input).focus()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.dismiss(event.value.strip())
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

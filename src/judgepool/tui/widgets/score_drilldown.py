@@ -1,0 +1,175 @@
+"""`DrilldownScreen`: one query of one run, its ranked list beside the ideal list.
+
+The left table is the list the measures see (after ties, duplicates and the
+unjudged policy), with each document's grade, gain and its contribution
+(gain × discount inside the top k); the right table is the ideal ordering of
+the contract's universe. Above them, the query's record: nDCG, DCG, IDCG,
+candidate-only nDCG, judged@k, and the tie and unjudged ranges where they
+apply. Rows beyond k are dimmed. Escape closes it.
+
+The screen shows a `Drilldown` computed by the caller's worker; it reads
+nothing itself.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import DataTable, Footer, Static
+
+from judgepool.display import literal
+from judgepool.services.review import Drilldown, RankedRow
+from judgepool.tui.widgets.score_contract import contract_text
+from judgepool.tui.widgets.score_format import data, grade, number
+
+
+def _fmt(value: float | None) -> str:
+    return "-" if value is None else f"{value:.4f}"
+
+
+def record_text(drilldown: Drilldown) -> Text:
+    """The query's heading and record, as text (IDs shown literally)."""
+    result = drilldown.result
+    k = drilldown.contract.k
+    text = Text()
+    text.append("query ", style="dim")
+    text.append(literal(drilldown.query_id), style="bold")
+    text.append("   run ", style="dim")
+    text.append(literal(drilldown.run), style="bold")
+    text.append("\n")
+    values = [
+        (f"nDCG@{k}", _fmt(result.ndcg)),
+        ("DCG", _fmt(result.dcg)),
+        ("IDCG", _fmt(result.idcg)),
+        ("candidate-only", _fmt(result.candidate_ndcg)),
+        (f"judged@{k}", _fmt(result.judged_at_k)),
+        (f"unjudged@{k}", str(result.unjudged_at_k)),
+        ("returned", str(result.returned)),
+    ]
+    for index, (name, value) in enumerate(values):
+        if index:
+            text.append("  ")
+        text.append(f"{name} ", style="dim")
+        text.append(value, style="bold cyan")
+    flags = []
+    if result.zero_idcg:
+        flags.append("zero-IDCG")
+    if result.missing:
+        flags.append("missing from the run")
+    if result.excluded:
+        flags.append("excluded from the mean")
+    if result.ndcg_tie_min is not None and result.ndcg_tie_min != result.ndcg_tie_max:
+        flags.append(f"ties: nDCG {_fmt(result.ndcg_tie_min)}–{_fmt(result.ndcg_tie_max)}")
+    if result.ndcg_if_unjudged_irrelevant is not None:
+        flags.append(
+            f"if unjudged were irrelevant {_fmt(result.ndcg_if_unjudged_irrelevant)}, "
+            f"at best {_fmt(result.ndcg_if_unjudged_max)}"
+        )
+    if drilldown.removed:
+        flags.append(f"{len(drilldown.removed)} unjudged removed (condense)")
+    if drilldown.duplicates:
+        extra = sum(n for _, n in drilldown.duplicates)
+        flags.append(f"{extra} duplicate line(s) dropped")
+    if flags:
+        text.append("\n")
+        text.append("  ·  ".join(flags), style="yellow")
+    return text
+
+
+def fill_list(table: DataTable[Text], rows: tuple[RankedRow, ...], k: int) -> None:
+    """Fill a ranked or ideal list table: position, document, grade, gain, contribution."""
+    table.clear(columns=True)
+    for key, label in (
+        ("position", "#"),
+        ("doc", "document"),
+        ("grade", "grade"),
+        ("gain", "gain"),
+        ("contribution", "gain×disc."),
+    ):
+        table.add_column(Text(label, style="bold"), key=key)
+    for row in rows:
+        dim = "dim" if row.position > k else ""
+        table.add_row(
+            Text(str(row.position), style=dim, justify="right"),
+            data(row.doc_id, dim),
+            grade(row.grade),
+            number(row.gain, 2, style=dim),
+            number(row.contribution, style=dim),
+            key=str(row.position),
+        )
+
+
+class DrilldownScreen(ModalScreen[None]):
+    """One query's ranked list with grades, beside the ideal list."""
+
+    DEFAULT_CSS = """
+    DrilldownScreen {
+        align: center middle;
+    }
+    DrilldownScreen > Vertical {
+        width: 96%;
+        height: 92%;
+        border: thick $primary;
+        background: $surface;
+    }
+    DrilldownScreen #drill-record {
+        height: auto;
+        padding: 0 1;
+    }
+    DrilldownScreen Horizontal {
+        height: 1fr;
+    }
+    DrilldownScreen Horizontal > Vertical {
+        width: 1fr;
+    }
+    DrilldownScreen .list-title {
+        height: 1;
+        padding: 0 1;
+        text-style: bold;
+        background: $boost;
+    }
+    DrilldownScreen DataTable {
+        height: 1fr;
+    }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "close", "Close"),
+    ]
+
+    def __init__(self, drilldown: Drilldown) -> None:
+        super().__init__()
+        self.drilldown = drilldown
+
+    def compose(self) -> ComposeResult:
+        k = self.drilldown.contract.k
+        universe = self.drilldown.contract.universe
+        with Vertical():
+            yield Static(contract_text(self.drilldown.contract), id="drill-contract")
+            yield Static(record_text(self.drilldown), id="drill-record")
+            with Horizontal():
+                with Vertical():
+                    yield Static(
+                        Text(f"ranked list (top {k} count)"), classes="list-title"
+                    )
+                    yield DataTable[Text](id="drill-ranked", cursor_type="row")
+                with Vertical():
+                    yield Static(
+                        Text(f"ideal list ({universe} universe)"), classes="list-title"
+                    )
+                    yield DataTable[Text](id="drill-ideal", cursor_type="row")
+            yield Footer()
+
+    def on_mount(self) -> None:
+        k = self.drilldown.contract.k
+        fill_list(self.query_one("#drill-ranked", DataTable), self.drilldown.ranked, k)
+        fill_list(self.query_one("#drill-ideal", DataTable), self.drilldown.ideal, k)
+        self.query_one("#drill-ranked", DataTable).focus()
+
+    def action_close(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,59 @@
+"""Cells for the audit and scores screens: numbers, flags and data text as Rich `Text`.
+
+A `DataTable` parses a plain string cell as markup, so every cell made here is
+a `Text`: data text (run names, query and document IDs) goes through
+`literal_text` and shows every character as it is; numbers use the command
+line's format (4 decimals, ``-`` when undefined) so the app and
+``judgepool score`` print the same digits.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+
+from judgepool.tui.widgets.highlight import literal_text
+
+PLACES = 4
+
+
+def number(value: float | None, places: int = PLACES, style: str = "") -> Text:
+    """A number right-aligned, ``-`` when it is not defined (left out of the mean)."""
+    shown = "-" if value is None else f"{value:.{places}f}"
+    return Text(shown, style=style if value is not None else "dim", justify="right")
+
+
+def signed(value: float | None, places: int = PLACES) -> Text:
+    """A difference with its sign, green above zero and red below."""
+    if value is None:
+        return Text("-", style="dim", justify="right")
+    style = "green" if value > 0 else "red" if value < 0 else ""
+    return Text(f"{value:+.{places}f}", style=style, justify="right")
+
+
+def count(value: int, warn: bool = True) -> Text:
+    """A count, in warning colour when non-zero and ``warn``."""
+    return Text(str(value), style="yellow" if warn and value else "", justify="right")
+
+
+def flag(value: bool, label: str = "yes") -> Text:
+    return Text(label if value else "", style="yellow" if value else "")
+
+
+def grade(value: int | None) -> Text:
+    """A grade, or ``unjudged`` in warning colour."""
+    if value is None:
+        return Text("unjudged", style="bold red")
+    return Text(str(value), justify="right")
+
+
+def data(text: str, style: str = "") -> Text:
+    """Text from data, shown literally (see `judgepool.tui.widgets.highlight`)."""
+    shown = literal_text(text, style)
+    shown.no_wrap = True
+    shown.overflow = "ellipsis"
+    return shown
+
+
+def plain(text: str, style: str = "") -> Text:
+    """Fixed text of ours (labels, messages) that may contain data: never markup."""
+    return literal_text(text, style)

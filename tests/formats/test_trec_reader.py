@@ -1,0 +1,77 @@
+"""The reference TREC reader: what it accepts, and errors that name file and line."""
+
+from __future__ import annotations
+
+import gzip
+from pathlib import Path
+
+import pytest
+
+from judgepool.core.contract import Scale
+from judgepool.core.errors import InputError
+from judgepool.formats.trec import qrels_digest, read_qrels, read_run
+
+
+def test_whitespace_crlf_comments_extra_columns_and_gzip(tmp_path: Path) -> None:
+    text = "# a comment\r\nq\tQ0  A\t1 \t 2.5 tag extra columns\r\n\r\n   # indented comment\nq Q0 B 2 1e0 t\n"
+    plain = tmp_path / "run.txt"
+    plain.write_bytes(text.encode())
+    packed = tmp_path / "run.anything"
+    packed.write_bytes(gzip.compress(text.encode()))
+    for path in (plain, packed):
+        run = read_run(path)
+        assert [(e.query_id, e.doc_id, e.rank, e.score, e.line) for e in run.entries] == [
+            ("q", "A", 1, 2.5, 2),
+            ("q", "B", 2, 1.0, 5),
+        ]
+    assert read_run(plain).digest == read_run(packed).digest  # digest of the content
+
+
+def test_collect_errors_reads_past_every_bad_line(tmp_path: Path) -> None:
+    path = tmp_path / "run"
+    path.write_bytes(b"q Q0 A 1 3 t\n\xff Q0 B 2 2 t\nq Q0 C x 1 t\nq Q0 D 4 1 t\nq Q0 E 5 nan t")
+    run = read_run(path, collect_errors=True)
+    assert [e.doc_id for e in run.entries] == ["A", "D"]
+    assert [b.line for b in run.bad_lines] == [2, 3, 5]
+    assert "UTF-8" in run.bad_lines[0].message
+    with pytest.raises(InputError, match=r":2: not valid UTF-8"):
+        read_run(path)
+
+
+@pytest.mark.parametrize(
+    ("content", "line", "message"),
+    [
+        ("q 0 A 1\nq 0 B 7\n", 2, "outside the scale 0..3; widen it with --scale 0..7"),
+        ("q 0 A 1\nq 0 B 1.5\n", 2, "not an integer"),
+        ("q 0 A 1\nq 0 A 2\n", 2, "judged twice (first at line 1)"),
+        ("q 0 A\n", 1, "expected 4 columns"),
+        ("q 0 A 1\nq 0 B -1", 2, "widen it with --scale -1..3"),
+    ],
+)
+def test_qrels_errors(tmp_path: Path, content: str, line: int, message: str) -> None:
+    path = tmp_path / "qrels"
+    path.write_text(content)
+    with pytest.raises(InputError) as caught:
+        read_qrels(path, Scale(0, 3))
+    assert caught.value.line == line and caught.value.path == str(path)
+    assert message in str(caught.value)
+
+
+def test_qrels_digest_depends_on_the_set_not_the_order(tmp_path: Path) -> None:
+    a = tmp_path / "a"
+    a.write_text("q 0 A 1\nq 0 B 2\nr 0 A 0\n")
+    b = tmp_path / "b"
+    b.write_text("r 0 A 0\nq 0 B 2\nq 0 A 1\n")
+    assert read_qrels(a, Scale()).digest == read_qrels(b, Scale()).digest
+    assert qrels_digest({"q": {"A": 1}}) != qrels_digest({"q": {"A": 2}})
+
+
+def test_unreadable_files(tmp_path: Path) -> None:
+    with pytest.raises(InputError, match="no such file"):
+        read_run(tmp_path / "missing")
+    with pytest.raises(InputError, match="directory"):
+        read_run(tmp_path)
+    broken = tmp_path / "broken.gz"
+    broken.write_bytes(gzip.compress(b"q Q0 A 1 1 t\n" * 100)[:40])
+    with pytest.raises(InputError, match="cannot read"):
+        read_run(broken)

@@ -1,0 +1,67 @@
+"""Several processes grading one workspace at once lose nothing."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from judgepool.services.workspace import init_workspace, open_workspace, workspace_judgments
+from judgepool.store.ledger import current_judgments, list_events
+
+GRADES_PER_PROCESS = 200
+
+# Each process waits for the start file so that both write at the same time,
+# then grades the same 200 items (its own annotator), acknowledging each grade
+# only after judge() returned.
+GRADER = """
+import sys, time
+from pathlib import Path
+from judgepool.services.workspace import open_workspace, judge
+path, annotator, start, count = sys.argv[1], sys.argv[2], Path(sys.argv[3]), int(sys.argv[4])
+while not start.exists():
+    time.sleep(0.005)
+with open_workspace(path) as ws:
+    for i in range(count):
+        event = judge(ws, "q%d" % (i % 7), "d%d" % i, (i + len(annotator)) % 4, annotator=annotator)
+        print(event.id, flush=True)
+"""
+
+
+def test_two_processes_grading_at_once_lose_no_grade(tmp_path: Path) -> None:
+    path = tmp_path / "shared.sqlite"
+    init_workspace(path).close()
+    start = tmp_path / "go"
+    processes = [
+        subprocess.Popen(
+            [sys.executable, "-c", GRADER, str(path), name, str(start), str(GRADES_PER_PROCESS)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for name in ("alice", "bob")
+    ]
+    time.sleep(0.5)  # both have imported judgepool and are waiting
+    start.touch()
+    acknowledged: dict[str, list[int]] = {}
+    for name, process in zip(("alice", "bob"), processes, strict=True):
+        out, err = process.communicate(timeout=60)
+        assert process.returncode == 0, err
+        acknowledged[name] = [int(line) for line in out.split()]
+    with open_workspace(path) as ws:
+        events = list_events(ws)
+        assert len(events) == 2 * GRADES_PER_PROCESS
+        for name in ("alice", "bob"):
+            mine = [e for e in events if e.annotator == name]
+            assert [e.id for e in mine] == acknowledged[name]
+            assert [(e.query_id, e.doc_id, e.grade) for e in mine] == [
+                (f"q{i % 7}", f"d{i}", (i + len(name)) % 4) for i in range(GRADES_PER_PROCESS)
+            ]
+        # the two streams really interleaved (not one after the other)
+        owners = [e.annotator for e in events]
+        switches = sum(1 for a, b in zip(owners, owners[1:], strict=False) if a != b)
+        assert switches > 1
+        assert len(current_judgments(ws)) == 2 * GRADES_PER_PROCESS
+        judged, _ = workspace_judgments(ws, "latest")
+        assert sum(len(docs) for docs in judged.values()) == GRADES_PER_PROCESS

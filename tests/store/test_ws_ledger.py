@@ -1,0 +1,249 @@
+"""The ledger: every event kept in order with its annotator and previous grade,
+undo by appending, consensus rules, disagreements, and the qrels digest."""
+
+from __future__ import annotations
+
+import io
+import random
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from judgepool.core.errors import InputError
+from judgepool.formats.trec import qrels_digest, read_qrels
+from judgepool.services.workspace import (
+    Workspace,
+    disagreements,
+    export_qrels,
+    init_workspace,
+    judge,
+    set_adjudicator,
+    undo,
+    workspace_consensus,
+    workspace_judgments,
+)
+from judgepool.store.ledger import current_judgments, list_events, low_median
+
+
+@pytest.fixture
+def ws(tmp_path: Path) -> Iterator[Workspace]:
+    with init_workspace(tmp_path / "w.sqlite") as workspace:
+        yield workspace
+
+
+def test_every_event_is_kept_in_order_with_annotator_and_previous_grade(ws: Workspace) -> None:
+    judge(ws, "q1", "d1", 1, annotator="alice")
+    judge(ws, "q1", "d1", 0, annotator="bob")
+    judge(ws, "q1", "d1", 3, annotator="alice", note="on second reading", seconds=12.5)
+    judge(ws, "q1", "d1", None, unsure=True, annotator="alice")
+    judge(ws, "q1", "d1", 2, annotator="alice")
+    judge(ws, "q1", "d1", 2, annotator="alice")
+    events = list_events(ws)
+    assert [(e.annotator, e.grade, e.unsure, e.previous_grade) for e in events] == [
+        ("alice", 1, False, None),
+        ("bob", 0, False, None),
+        ("alice", 3, False, 1),
+        ("alice", None, True, 3),
+        ("alice", 2, False, None),  # the state before was unsure: no grade
+        ("alice", 2, False, 2),
+    ]
+    assert [e.id for e in events] == sorted(e.id for e in events)
+    assert events[2].note == "on second reading"
+    assert events[2].seconds == 12.5
+    assert events[2].previous_event == events[0].id
+    assert events[4].previous_event == events[3].id
+    assert {e.source for e in events} == {"human"}
+    assert all(e.created_at.endswith("Z") for e in events)
+
+
+def test_grade_outside_scale_or_bad_source_is_refused_and_nothing_is_written(ws: Workspace) -> None:
+    with pytest.raises(InputError, match="outside the workspace's scale"):
+        judge(ws, "q1", "d1", 4, annotator="alice")
+    with pytest.raises(InputError, match="source"):
+        judge(ws, "q1", "d1", 1, annotator="alice", source="robot")
+    with pytest.raises(InputError, match="either a grade or unsure"):
+        judge(ws, "q1", "d1", 1, unsure=True, annotator="alice")
+    assert list_events(ws) == []
+    event = judge(ws, "q1", "d1", 1, annotator="m", source="model:gpt-x")
+    assert event.source == "model:gpt-x"
+
+
+def _replay(ws: Workspace) -> dict[tuple[str, str, str], tuple[int | None, bool]]:
+    state: dict[tuple[str, str, str], tuple[int | None, bool]] = {}
+    for e in list_events(ws):
+        key = (e.query_id, e.doc_id, e.annotator)
+        if e.grade is None and not e.unsure:
+            state.pop(key, None)
+        else:
+            state[key] = (e.grade, e.unsure)
+    return state
+
+
+def test_current_judgments_are_the_replay_of_the_ledger(ws: Workspace) -> None:
+    rng = random.Random(7)
+    made = []
+    for _ in range(300):
+        annotator = rng.choice(["alice", "bob", "carol"])
+        q, d = rng.choice(["q1", "q2"]), rng.choice(["d1", "d2", "d3"])
+        if made and rng.random() < 0.15:
+            last = made.pop()
+            try:
+                undo(ws, last.id, annotator=last.annotator)
+            except InputError:
+                pass  # a later event on the same item: undo refused
+            continue
+        if rng.random() < 0.1:
+            made.append(judge(ws, q, d, None, unsure=True, annotator=annotator))
+        else:
+            made.append(judge(ws, q, d, rng.randint(0, 3), annotator=annotator))
+    current = {
+        (c.query_id, c.doc_id, c.annotator): (c.grade, c.unsure) for c in current_judgments(ws)
+    }
+    assert current == _replay(ws)
+
+
+def test_undo_appends_an_event_restoring_the_previous_state(ws: Workspace) -> None:
+    first = judge(ws, "q1", "d1", 1, annotator="alice")
+    second = judge(ws, "q1", "d1", 3, annotator="alice")
+    restored = undo(ws, second.id, annotator="alice")
+    assert (restored.grade, restored.undoes, restored.previous_grade) == (1, second.id, 3)
+    assert workspace_judgments(ws)[0] == {"q1": {"d1": 1}}
+    withdrawn = undo(ws, restored.id, annotator="alice")  # undo the undo: back to 3
+    assert withdrawn.grade == 3
+    undo(ws, withdrawn.id, annotator="alice")
+    # undoing the first grade of an item withdraws the judgment
+    again = judge(ws, "q2", "d9", 2, annotator="alice")
+    gone = undo(ws, again.id, annotator="alice")
+    assert gone.withdrawn and gone.previous_grade == 2
+    assert "q2" not in workspace_judgments(ws)[0]
+    # nothing was deleted: six events, all present, in order
+    assert [e.id for e in list_events(ws)] == list(range(first.id, first.id + 7))
+
+
+def test_undo_refuses_other_annotators_and_superseded_events(ws: Workspace) -> None:
+    first = judge(ws, "q1", "d1", 1, annotator="alice")
+    with pytest.raises(InputError, match="only your own"):
+        undo(ws, first.id, annotator="bob")
+    judge(ws, "q1", "d1", 2, annotator="alice")
+    with pytest.raises(InputError, match="undo that one first"):
+        undo(ws, first.id, annotator="alice")
+    judge(ws, "q1", "d1", 0, annotator="bob")  # another annotator does not block alice
+    assert len(list_events(ws)) == 3
+
+
+def test_unsure_is_never_a_grade(ws: Workspace) -> None:
+    judge(ws, "q1", "d1", None, unsure=True, annotator="alice")
+    judge(ws, "q1", "d2", 2, annotator="alice")
+    judge(ws, "q1", "d2", None, unsure=True, annotator="alice")  # deferring takes the grade back
+    judge(ws, "q1", "d3", 2, annotator="alice")
+    judge(ws, "q1", "d3", None, unsure=True, annotator="bob")  # bob's doubt leaves alice's grade
+    for rule in ("latest", "median", "adjudicated"):
+        assert workspace_judgments(ws, rule)[0] == {"q1": {"d3": 2}}
+    assert disagreements(ws) == []
+
+
+def test_low_median() -> None:
+    assert low_median([3]) == 3
+    assert low_median([0, 3, 1]) == 1
+    assert low_median([0, 3]) == 0
+    assert low_median([2, 1, 3, 0]) == 1
+    assert low_median([2, 2, 3, 3]) == 2
+
+
+def test_consensus_rules(ws: Workspace) -> None:
+    judge(ws, "q1", "solo", 2, annotator="alice")
+    for annotator in ("alice", "bob"):
+        judge(ws, "q1", "agreed", 1, annotator=annotator)
+    # even count: alice 3 then bob 0 -> latest 0, median (low) 0
+    judge(ws, "q1", "pair", 3, annotator="alice")
+    judge(ws, "q1", "pair", 0, annotator="bob")
+    # odd count: 3, 1, 2 given in that order -> latest 2, median 2
+    judge(ws, "q1", "trio", 3, annotator="alice")
+    judge(ws, "q1", "trio", 1, annotator="bob")
+    judge(ws, "q1", "trio", 2, annotator="carol")
+    # adjudicated: judy's grade settles "trio"; "pair" stays unresolved
+    set_adjudicator(ws, "judy")
+    judge(ws, "q1", "trio", 1, annotator="judy")
+
+    latest = workspace_consensus(ws, "latest")
+    assert latest.judgments == {"q1": {"solo": 2, "agreed": 1, "pair": 0, "trio": 1}}
+    median = workspace_consensus(ws, "median")
+    assert median.judgments == {"q1": {"solo": 2, "agreed": 1, "pair": 0, "trio": 1}}
+    adjudicated = workspace_consensus(ws, "adjudicated")
+    assert adjudicated.judgments == {"q1": {"solo": 2, "agreed": 1, "trio": 1}}
+    assert [(u.query_id, u.doc_id) for u in adjudicated.unresolved] == [("q1", "pair")]
+    assert latest.unresolved == () and median.unresolved == ()
+    assert adjudicated.rule == "adjudicated"
+
+    items = {d.doc_id: d for d in disagreements(ws)}
+    assert set(items) == {"pair", "trio"}
+    trio = items["trio"]
+    assert trio.grades == (("alice", 3), ("bob", 1), ("carol", 2), ("judy", 1))
+    assert (trio.latest, trio.median, trio.adjudicated) == (1, 1, 1)
+    assert trio.adjudicators == ("judy",)
+    assert (items["pair"].latest, items["pair"].median, items["pair"].adjudicated) == (0, 0, None)
+
+    # without judy's grade, the median of 3, 1, 2 is 2 and latest is carol's 2
+    judge(ws, "q1", "trio", None, unsure=True, annotator="judy")
+    assert workspace_judgments(ws, "median")[0]["q1"]["trio"] == 2
+    assert workspace_judgments(ws, "latest")[0]["q1"]["trio"] == 2
+    assert "trio" not in workspace_judgments(ws, "adjudicated")[0]["q1"]
+
+
+def test_unknown_rule_is_refused(ws: Workspace) -> None:
+    with pytest.raises(InputError, match="unknown consensus rule"):
+        workspace_judgments(ws, "majority")
+
+
+def test_digest_changes_when_and_only_when_the_universe_changes(ws: Workspace) -> None:
+    def digest() -> str:
+        return workspace_judgments(ws, "latest")[1]
+
+    empty = digest()
+    assert empty == qrels_digest({})
+    judge(ws, "q1", "d1", 2, annotator="alice")
+    one = digest()
+    assert one != empty
+    judge(ws, "q1", "d1", 2, annotator="alice", note="same grade again")
+    assert digest() == one  # re-grading with the same grade
+    judge(ws, "q1", "d2", None, unsure=True, annotator="alice")
+    assert digest() == one  # unsure adds nothing to the universe
+    judge(ws, "q1", "d1", 2, annotator="bob")
+    assert digest() == one  # a second annotator agreeing
+    changed = judge(ws, "q1", "d1", 1, annotator="alice")
+    assert digest() != one  # a grade changed
+    undo(ws, changed.id, annotator="alice")
+    assert digest() == one  # and changed back: the same universe, the same digest
+    judge(ws, "q2", "d1", 0, annotator="alice")
+    assert digest() != one  # a new judged item (grade 0 counts: it is judged)
+
+
+def test_exported_qrels_read_back_have_the_workspace_digest(ws: Workspace, tmp_path: Path) -> None:
+    rng = random.Random(3)
+    for q in range(5):
+        for d in range(8):
+            for annotator in ("alice", "bob"):
+                if rng.random() < 0.7:
+                    judge(ws, f"q{q}", f"doc-{d}", rng.randint(0, 3), annotator=annotator)
+    set_adjudicator(ws, "bob")
+    for rule in ("latest", "median", "adjudicated"):
+        judgments, digest = workspace_judgments(ws, rule)
+        target = tmp_path / f"{rule}.qrels"
+        with open(target, "w") as handle:
+            result = export_qrels(ws, handle, rule=rule)
+        read = read_qrels(target, ws.scale)
+        assert read.judgments == judgments
+        assert read.digest == digest == result.digest
+    buffer = io.StringIO()
+    export_qrels(ws, buffer, annotator="alice")
+    alice = {
+        (c.query_id, c.doc_id): c.grade for c in current_judgments(ws, annotator="alice")
+    }
+    lines = buffer.getvalue().splitlines()
+    assert len(lines) == len(alice)
+    for line in lines:
+        q, zero, d, g = line.split(" ")
+        assert zero == "0" and alice[(q, d)] == int(g)
+    with pytest.raises(InputError, match="no annotator"):
+        export_qrels(ws, io.StringIO(), annotator="nobody")

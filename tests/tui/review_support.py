@@ -1,0 +1,128 @@
+"""Shared by the audit and scores screen tests: a small real workspace, and the
+app the screens run in.
+
+`build_workspace` makes a workspace file with the workspace services (queries,
+documents, qrels, two runs). Run ``alpha`` has holes (unjudged documents in
+the top k, one of them with an ID that looks like Rich markup), a tie, an
+unknown query and a missing one; run ``beta`` is fully judged.
+
+`review_app` returns the real app (`judgepool.tui.app.create_app`) when the
+shell exists, else `HostApp`: a minimal app with the same interface
+(``workspace``, ``annotator``, a reactive ``contract``, ``queue_for_grading``,
+screens installed by name) whose ``queue_for_grading`` only records the call.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, ClassVar
+
+from textual.app import App
+from textual.reactive import reactive
+
+from judgepool.core.contract import Contract
+from judgepool.services import workspace as services
+
+QUERIES = "q1\tcoffee brewing\nq2\ttea\nq3\twater\nq4\tmilk\n"
+DOCUMENTS = "".join(
+    f"{doc}\tdocument {doc}\n" for doc in ("A", "B", "C", "D", "E", "F", "G", "H", "I", "J")
+) + "[bold]X\ta document whose ID looks like markup\nY\tdocument Y\nZ\tdocument Z\n"
+QRELS = """\
+q1 0 A 3
+q1 0 B 2
+q1 0 C 1
+q1 0 D 0
+q2 0 E 1
+q2 0 F 0
+q2 0 G 2
+q3 0 H 0
+q3 0 I 0
+q4 0 J 2
+"""
+# holes: q1 "[bold]X" at rank 3, q2 Y at rank 3; q3 ties; q5 unknown; q4 missing
+ALPHA = """\
+q1 Q0 B 1 3.0 alpha
+q1 Q0 C 2 2.0 alpha
+q1 Q0 [bold]X 3 1.5 alpha
+q1 Q0 A 4 1.0 alpha
+q2 Q0 F 1 2.0 alpha
+q2 Q0 E 2 1.0 alpha
+q2 Q0 Y 3 0.5 alpha
+q3 Q0 H 1 1.0 alpha
+q3 Q0 I 2 1.0 alpha
+q5 Q0 Z 1 1.0 alpha
+"""
+BETA = """\
+q1 Q0 A 1 3.0 beta
+q1 Q0 B 2 2.0 beta
+q1 Q0 C 3 1.0 beta
+q1 Q0 D 4 0.5 beta
+q2 Q0 G 1 2.0 beta
+q2 Q0 E 2 1.0 beta
+q2 Q0 F 3 0.5 beta
+q3 Q0 I 1 1.0 beta
+q3 Q0 H 2 0.5 beta
+q4 Q0 J 1 1.0 beta
+"""
+
+
+def build_workspace(directory: Path) -> Path:
+    """A workspace file with queries, documents, qrels and the runs alpha and beta."""
+    files = {
+        "queries.tsv": QUERIES,
+        "docs.tsv": DOCUMENTS,
+        "qrels.txt": QRELS,
+        "alpha.trec": ALPHA,
+        "beta.trec": BETA,
+    }
+    for name, text in files.items():
+        (directory / name).write_text(text, encoding="utf-8")
+    path = directory / "review.sqlite"
+    with services.init_workspace(path) as ws:
+        services.import_queries(ws, directory / "queries.tsv")
+        services.import_documents(ws, directory / "docs.tsv")
+        services.import_qrels(ws, directory / "qrels.txt")
+        services.import_run(ws, directory / "alpha.trec", name="alpha")
+        services.import_run(ws, directory / "beta.trec", name="beta")
+    return path
+
+
+class HostApp(App[None]):
+    """The app interface the review screens use, without the grade screen."""
+
+    contract: reactive[Contract] = reactive(Contract)  # type: ignore[arg-type]
+
+    def __init__(self, workspace: Path, annotator: str) -> None:
+        from judgepool.tui.screens.audit import AuditScreen
+        from judgepool.tui.screens.scores import ScoresScreen
+
+        super().__init__()
+        self.workspace = workspace
+        self.annotator = annotator
+        with services.open_workspace(workspace) as ws:
+            self.set_reactive(HostApp.contract, ws.default_contract())
+        self.queued: list[tuple[str, str]] = []
+        self.install_screen(AuditScreen(), "audit")
+        self.install_screen(ScoresScreen(), "scores")
+
+    BINDINGS: ClassVar[list[Any]] = [("a", "switch_screen('audit')"), ("s", "switch_screen('scores')")]
+
+    def queue_for_grading(self, query_id: str, doc_id: str) -> None:
+        self.queued.append((query_id, doc_id))
+
+
+def have_shell() -> bool:
+    try:
+        import judgepool.tui.app  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def review_app(workspace: Path, annotator: str = "tester") -> App[Any]:
+    """The app to test the screens in: the real one when it exists."""
+    if have_shell():
+        from judgepool.tui.app import create_app
+
+        return create_app(workspace, annotator)
+    return HostApp(workspace, annotator)
