@@ -196,17 +196,16 @@ def parse_judgepool(stdout: str) -> tuple[float, int | None, str]:
         obj = json.loads(line)
         summary = obj.get("summary")
         if isinstance(summary, dict) and "ndcg" in summary:
-            n = next((summary[k] for k in ("queries", "query_count", "n") if k in summary), None)
+            # "scored" is the population of the mean; "queries" also counts unknown ones.
+            n = summary.get("scored")
             return float(summary["ndcg"]), n if isinstance(n, int) else None, describe_jp(summary)
     raise ValueError("no JSON line with summary.ndcg in judgepool's output")
 
 
 def describe_jp(summary: dict[str, Any]) -> str:
-    parts = ["judged queries (preset: missing=zero, as trec_eval -c)"]
-    for key in ("missing", "excluded", "zero_idcg"):
-        if isinstance(summary.get(key), int):
-            parts.append(f"{key}={summary[key]}")
-    return ", ".join(parts)
+    counts = ", ".join(f"{key} {summary[key]}" for key in ("missing", "excluded", "unknown")
+                       if isinstance(summary.get(key), int))
+    return f"judged queries, missing=zero as trec_eval -c ({counts})"
 
 
 def parse_peer(stdout: str) -> tuple[float, int | None, str]:

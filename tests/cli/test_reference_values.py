@@ -73,15 +73,23 @@ def test_teaching_reference_values(
 
 
 def test_candidate_only_is_reported_beside_the_fixed_universe(
-    score_json: Callable[..., list[dict[str, Any]]], tmp_path: Path, teaching_qrels: Path, engine: str
+    score_json: Callable[..., list[dict[str, Any]]],
+    tmp_path: Path,
+    teaching_qrels: Path,
+    engine: str,
 ) -> None:
-    record = one_query(score_json, tmp_path, teaching_qrels, ["B", "C"], "-k", "2", "--engine", engine)
+    record = one_query(
+        score_json, tmp_path, teaching_qrels, ["B", "C"], "-k", "2", "--engine", engine
+    )
     assert record["ndcg"] == pytest.approx(0.617320, abs=5e-7)
     assert record["candidate_ndcg"] == pytest.approx(1.0)
 
 
 def test_nothing_returned_scores_zero_under_missing_zero(
-    score_json: Callable[..., list[dict[str, Any]]], tmp_path: Path, teaching_qrels: Path, engine: str
+    score_json: Callable[..., list[dict[str, Any]]],
+    tmp_path: Path,
+    teaching_qrels: Path,
+    engine: str,
 ) -> None:
     run = tmp_path / "empty.trec"
     run.write_text("")
@@ -167,7 +175,10 @@ def test_duplicate_document_is_rejected(
 
 
 def test_duplicates_first_keeps_the_first_copy(
-    score_json: Callable[..., list[dict[str, Any]]], tmp_path: Path, teaching_qrels: Path, engine: str
+    score_json: Callable[..., list[dict[str, Any]]],
+    tmp_path: Path,
+    teaching_qrels: Path,
+    engine: str,
 ) -> None:
     run = write_run(tmp_path / "r", [("q", "B", 2.0), ("q", "C", 1.0), ("q", "B", 0.5)])
     [result] = score_json(run, "--qrels", teaching_qrels, "-k", "3", "--duplicates", "first",

@@ -35,7 +35,9 @@ def test_table_shows_contract_counts_and_candidate_only_label(
     assert "qrels digest" in out and "fingerprint" in out
 
 
-def test_trec_format_matches_trec_eval_layout(cli: Callable[..., Result], files: tuple[Path, Path]) -> None:
+def test_trec_format_matches_trec_eval_layout(
+    cli: Callable[..., Result], files: tuple[Path, Path]
+) -> None:
     qrels, run = files
     result = cli("score", run, "--qrels", qrels, "-k", "2", "--format", "trec", "--per-query")
     assert result.exit_code == 0, result.output
@@ -45,7 +47,9 @@ def test_trec_format_matches_trec_eval_layout(cli: Callable[..., Result], files:
     assert ["num_q".ljust(22), "all", "1"] in rows
 
 
-def test_json_carries_contract_and_digests(cli: Callable[..., Result], files: tuple[Path, Path]) -> None:
+def test_json_carries_contract_and_digests(
+    cli: Callable[..., Result], files: tuple[Path, Path]
+) -> None:
     qrels, run = files
     result = cli("score", run, "--qrels", qrels, "-k", "2", "--format", "json")
     data = json.loads(result.stdout)
@@ -56,7 +60,9 @@ def test_json_carries_contract_and_digests(cli: Callable[..., Result], files: tu
     assert "per_query" not in data
 
 
-def test_preset_is_overridden_by_explicit_options(cli: Callable[..., Result], files: tuple[Path, Path]) -> None:
+def test_preset_is_overridden_by_explicit_options(
+    cli: Callable[..., Result], files: tuple[Path, Path]
+) -> None:
     qrels, run = files
     result = cli("score", run, "--qrels", qrels, "--preset", "trec_eval", "--unjudged", "condense",
                  "--format", "json")  # fmt: skip
@@ -128,7 +134,9 @@ def test_audit_json_and_fail_on(cli: Callable[..., Result], tmp_path: Path) -> N
     assert result.exit_code == 2 and "unknown finding kind" in result.output
 
 
-def test_audit_lists_every_bad_line_instead_of_stopping(cli: Callable[..., Result], tmp_path: Path) -> None:
+def test_audit_lists_every_bad_line_instead_of_stopping(
+    cli: Callable[..., Result], tmp_path: Path
+) -> None:
     qrels = write_qrels(tmp_path / "q", TEACHING)
     run = tmp_path / "r"
     run.write_text("q Q0 A 1 3 t\nq Q0 B x 2 t\nq Q0 C 3 1 t\nq Q0 D 4 nan t")
@@ -138,7 +146,9 @@ def test_audit_lists_every_bad_line_instead_of_stopping(cli: Callable[..., Resul
     assert [b["line"] for b in bad] == [2, 4]
 
 
-def test_data_text_reaches_the_terminal_literally(cli: Callable[..., Result], tmp_path: Path) -> None:
+def test_data_text_reaches_the_terminal_literally(
+    cli: Callable[..., Result], tmp_path: Path
+) -> None:
     qrels = write_qrels(tmp_path / "q", {"q": {"A": 1}})
     run = tmp_path / "r"
     run.write_text("q Q0 A 1 3 t\n\x1b[31mevil Q0 A 1 3 t\n")

@@ -4,9 +4,11 @@ the numbers trec_eval printed for real qrels and runs (see tests/data/PROVENANCE
 Each test case is one (dataset, run, trec_eval invocation, engine path). The
 engine is evaluated once per cutoff k found in the oracle, and every per-query
 ``ndcg_cut_k``, ``P_k``, ``recall_k``, ``unj_k``, ``recip_rank`` and ``num_ret``
-line is compared, as are the ``all`` lines of ``ndcg_cut_k``, ``P_k`` and
-``recip_rank``. trec_eval prints 4 decimals, so a value matches when it lies
-within half a unit of the last printed digit.
+line is compared, as are all their ``all`` lines (means; ``num_ret``: a sum)
+except mean recall (below), and a test fails if any oracle line was left
+uncompared. trec_eval prints 4 decimals, so a value matches when it lies
+within half a unit of the last printed digit. (On the reference path every
+value formatted with ``%.4f`` also equals trec_eval's printed string.)
 
 What trec_eval does that the comparison has to know about (each checked below):
 

@@ -83,7 +83,11 @@ def test_round_trip_and_fingerprint() -> None:
 def test_preset_trec_eval_and_overrides() -> None:
     c = preset("trec_eval")
     assert (c.gain, c.universe, c.unjudged, c.ties, c.missing) == (
-        "linear", "judged", "zero", "trec_eval", "zero",
+        "linear",
+        "judged",
+        "zero",
+        "trec_eval",
+        "zero",
     )
     assert preset("trec_eval", unjudged="condense").unjudged == "condense"
     with pytest.raises(ContractError, match="unknown preset"):

@@ -14,12 +14,16 @@ def test_core_imports_no_storage_or_interface_modules() -> None:
         f"loaded = [m for m in {FORBIDDEN!r} if m in sys.modules]\n"
         "print(','.join(loaded))\n"
     )
-    out = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        [sys.executable, "-c", program], capture_output=True, text=True, check=True
+    )
     assert out.stdout.strip() == ""
 
 
 def test_the_check_itself_sees_a_forbidden_import() -> None:
     # Guards against a check that cannot fail: importing rich must show up.
     program = "import sys, rich.text\nprint('rich' in sys.modules)"
-    out = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        [sys.executable, "-c", program], capture_output=True, text=True, check=True
+    )
     assert out.stdout.strip() == "True"

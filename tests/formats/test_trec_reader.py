@@ -13,7 +13,10 @@ from judgepool.formats.trec import qrels_digest, read_qrels, read_run
 
 
 def test_whitespace_crlf_comments_extra_columns_and_gzip(tmp_path: Path) -> None:
-    text = "# a comment\r\nq\tQ0  A\t1 \t 2.5 tag extra columns\r\n\r\n   # indented comment\nq Q0 B 2 1e0 t\n"
+    text = (
+        "# a comment\r\nq\tQ0  A\t1 \t 2.5 tag extra columns\r\n\r\n"
+        "   # indented comment\nq Q0 B 2 1e0 t\n"
+    )
     plain = tmp_path / "run.txt"
     plain.write_bytes(text.encode())
     packed = tmp_path / "run.anything"

@@ -125,7 +125,9 @@ def test_an_empty_run_and_a_bad_name_are_refused(ws: Workspace, tmp_path: Path) 
 
 
 def test_run_import_reports_progress_up_to_the_total(ws: Workspace, tmp_path: Path) -> None:
-    lines = "".join(f"q{i // 1000} Q0 d{i} {i % 1000 + 1} {1000 - i % 1000} x\n" for i in range(250_000))
+    lines = "".join(
+        f"q{i // 1000} Q0 d{i} {i % 1000 + 1} {1000 - i % 1000} x\n" for i in range(250_000)
+    )
     seen: list[tuple[int, int]] = []
     import_run(ws, write(tmp_path / "big.run", lines), on_progress=lambda d, t: seen.append((d, t)))
     assert seen[0] == (0, 250_000)
@@ -224,7 +226,9 @@ def test_queries_and_documents_from_tsv_and_jsonl(ws: Workspace, tmp_path: Path)
     assert get_document(ws, "d1").text == "a pool is [bold]x[/bold]"  # type: ignore[union-attr]
     assert get_document(ws, "d2").text == "été \x1b[31m"  # type: ignore[union-attr]
     # re-importing corrected text updates it; identical rows are counted unchanged
-    again = import_queries(ws, write(tmp_path / "t2.tsv", "q1\twhat is a pool?\nq2\tdepth k\tnarrative two\n"))
+    again = import_queries(
+        ws, write(tmp_path / "t2.tsv", "q1\twhat is a pool?\nq2\tdepth k\tnarrative two\n")
+    )
     assert (again.counts.added, again.counts.updated, again.counts.unchanged) == (0, 1, 1)
     assert [q.text for q in list_queries(ws)] == ["what is a pool?", "depth k"]
 
@@ -239,7 +243,14 @@ def test_queries_and_documents_from_tsv_and_jsonl(ws: Workspace, tmp_path: Path)
         ("q.jsonl", '{"id": "q1", "text": "a"}\n{"id": "q2"}\n', 2, "no 'text'"),
         ("q.jsonl", '{"id": "q1", "text": "a"}\n[1, 2]\n', 2, "JSON object"),
     ],
-    ids=["tsv-columns", "tsv-last-empty-id", "tsv-twice", "jsonl-syntax", "jsonl-text", "jsonl-array"],
+    ids=[
+        "tsv-columns",
+        "tsv-last-empty-id",
+        "tsv-twice",
+        "jsonl-syntax",
+        "jsonl-text",
+        "jsonl-array",
+    ],
 )
 def test_a_bad_table_line_refuses_the_import_and_changes_nothing(
     ws: Workspace, tmp_path: Path, name: str, text: str, line: int, message: str
@@ -280,3 +291,15 @@ def test_an_import_is_one_transaction_visible_only_when_complete(tmp_path: Path)
         import_run(ws, write(tmp_path / "r.run", run), on_progress=watch)
         other.close()
     assert seen_by_other and set(seen_by_other) == {0}
+
+
+def test_each_run_reads_back_only_its_own_lines(ws: Workspace, tmp_path: Path) -> None:
+    import_run(ws, write(tmp_path / "a.run", "q1 Q0 a1 1 2 a\nq1 Q0 a2 2 1 a\n"))
+    with pytest.raises(InputError):
+        import_run(ws, write(tmp_path / "b.run", "q1 Q0 b1 1 2 b\nq1 Q0 b2 2\n"))
+    import_run(ws, write(tmp_path / "c.run", "q2 Q0 c1 1 2 c\nq2 Q0 c2 2 1 c\nq3 Q0 c3 1 1 c\n"))
+    assert [e.doc_id for e in load_run_entries(ws, "a")[0]] == ["a1", "a2"]
+    assert [e.doc_id for e in load_run_entries(ws, "c")[0]] == ["c1", "c2", "c3"]
+    assert load_run_columns(ws, "c").doc_ids.to_pylist() == ["c1", "c2", "c3"]
+    rows = ws.conn.execute("SELECT run_id, line, doc_id FROM run_lines ORDER BY rowid").fetchall()
+    assert [row[0] for row in rows] == [1, 1, 2, 2, 2]

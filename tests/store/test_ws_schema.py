@@ -99,7 +99,9 @@ def test_a_newer_schema_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "w.sqlite"
     create_workspace(path).close()
     conn = sqlite3.connect(path)
-    conn.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", (str(SCHEMA_VERSION + 1),))
+    conn.execute(
+        "UPDATE meta SET value = ? WHERE key = 'schema_version'", (str(SCHEMA_VERSION + 1),)
+    )
     conn.commit()
     conn.close()
     with pytest.raises(InputError, match="newer judgepool"):
@@ -119,8 +121,8 @@ def _make_version_1(path: Path) -> None:
     conn.execute("INSERT INTO queries VALUES ('q1', 'what is a pool', 'a narrative')")
     conn.execute("INSERT INTO documents VALUES ('d1', 'a pool is ...', 'Pools')")
     conn.execute(
-        "INSERT INTO runs (name, source, digest, imported_at, lines) "
-        "VALUES ('bm25', 'bm25.run', 'abc', '2024-01-01T00:00:00Z', 2)"
+        "INSERT INTO runs (name, source, digest, imported_at, lines, first_row, last_row) "
+        "VALUES ('bm25', 'bm25.run', 'abc', '2024-01-01T00:00:00Z', 2, 1, 2)"
     )
     conn.executemany(
         "INSERT INTO run_lines VALUES (1, ?, 'q1', ?, ?, ?, 'tag')",
@@ -165,7 +167,12 @@ def test_opening_a_version_1_workspace_upgrades_it_keeping_every_row(tmp_path: P
         annotators = ws.conn.execute("SELECT name, adjudicator FROM annotators ORDER BY name")
         assert annotators.fetchall() == [("alice", 0), ("bob", 0)]
         # new columns arrive empty, and the file is usable at once
-        assert ws.conn.execute("SELECT COUNT(*) FROM judgment_events WHERE seconds IS NULL").fetchone()[0] == 3
+        assert (
+            ws.conn.execute(
+                "SELECT COUNT(*) FROM judgment_events WHERE seconds IS NULL"
+            ).fetchone()[0]
+            == 3
+        )
         from judgepool.services.workspace import judge
 
         judge(ws, "q1", "d1", 0, annotator="bob")
@@ -188,7 +195,7 @@ def test_a_failed_upgrade_changes_nothing(tmp_path: Path) -> None:
     conn.commit()
     conn.close()
     before = _dump(path, [*V1_TABLES, "meta"])
-    with pytest.raises(InputError, match="cannot upgrade .* the file is unchanged"):
+    with pytest.raises(InputError, match=r"cannot upgrade .* the file is unchanged"):
         open_workspace(path)
     assert _dump(path, [*V1_TABLES, "meta"]) == before
     conn = sqlite3.connect(path)

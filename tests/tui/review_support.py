@@ -1,32 +1,34 @@
 """Shared by the audit and scores screen tests: a small real workspace, and the
 app the screens run in.
 
-`build_workspace` makes a workspace file with the workspace services (queries,
+`build_review_workspace` makes a workspace file with the workspace services (queries,
 documents, qrels, two runs). Run ``alpha`` has holes (unjudged documents in
 the top k, one of them with an ID that looks like Rich markup), a tie, an
 unknown query and a missing one; run ``beta`` is fully judged.
 
-`review_app` returns the real app (`judgepool.tui.app.create_app`) when the
-shell exists, else `HostApp`: a minimal app with the same interface
-(``workspace``, ``annotator``, a reactive ``contract``, ``queue_for_grading``,
-screens installed by name) whose ``queue_for_grading`` only records the call.
+`review_app` builds the real app (`judgepool.tui.app.create_app`); `settle`
+waits for the screens' thread workers and their messages; `screen_text` is
+the terminal's content as plain text.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
 from textual.app import App
-from textual.reactive import reactive
+from textual.pilot import Pilot
 
-from judgepool.core.contract import Contract
 from judgepool.services import workspace as services
+from judgepool.tui.app import JudgepoolApp, create_app
 
 QUERIES = "q1\tcoffee brewing\nq2\ttea\nq3\twater\nq4\tmilk\n"
-DOCUMENTS = "".join(
-    f"{doc}\tdocument {doc}\n" for doc in ("A", "B", "C", "D", "E", "F", "G", "H", "I", "J")
-) + "[bold]X\ta document whose ID looks like markup\nY\tdocument Y\nZ\tdocument Z\n"
+DOCUMENTS = (
+    "".join(
+        f"{doc}\tdocument {doc}\n" for doc in ("A", "B", "C", "D", "E", "F", "G", "H", "I", "J")
+    )
+    + "[bold]X\ta document whose ID looks like markup\nY\tdocument Y\nZ\tdocument Z\n"
+)
 QRELS = """\
 q1 0 A 3
 q1 0 B 2
@@ -66,7 +68,7 @@ q4 Q0 J 1 1.0 beta
 """
 
 
-def build_workspace(directory: Path) -> Path:
+def build_review_workspace(directory: Path) -> Path:
     """A workspace file with queries, documents, qrels and the runs alpha and beta."""
     files = {
         "queries.tsv": QUERIES,
@@ -87,42 +89,19 @@ def build_workspace(directory: Path) -> Path:
     return path
 
 
-class HostApp(App[None]):
-    """The app interface the review screens use, without the grade screen."""
-
-    contract: reactive[Contract] = reactive(Contract)  # type: ignore[arg-type]
-
-    def __init__(self, workspace: Path, annotator: str) -> None:
-        from judgepool.tui.screens.audit import AuditScreen
-        from judgepool.tui.screens.scores import ScoresScreen
-
-        super().__init__()
-        self.workspace = workspace
-        self.annotator = annotator
-        with services.open_workspace(workspace) as ws:
-            self.set_reactive(HostApp.contract, ws.default_contract())
-        self.queued: list[tuple[str, str]] = []
-        self.install_screen(AuditScreen(), "audit")
-        self.install_screen(ScoresScreen(), "scores")
-
-    BINDINGS: ClassVar[list[Any]] = [("a", "switch_screen('audit')"), ("s", "switch_screen('scores')")]
-
-    def queue_for_grading(self, query_id: str, doc_id: str) -> None:
-        self.queued.append((query_id, doc_id))
+async def settle(pilot: Pilot[Any], rounds: int = 4) -> None:
+    """Let thread workers finish and their messages be handled."""
+    for _ in range(rounds):
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
 
 
-def have_shell() -> bool:
-    try:
-        import judgepool.tui.app  # noqa: F401
-    except ImportError:
-        return False
-    return True
+def review_app(workspace: Path, annotator: str = "tester") -> JudgepoolApp:
+    """The real app on ``workspace``, as the command line builds it."""
+    return create_app(workspace, annotator)
 
 
-def review_app(workspace: Path, annotator: str = "tester") -> App[Any]:
-    """The app to test the screens in: the real one when it exists."""
-    if have_shell():
-        from judgepool.tui.app import create_app
-
-        return create_app(workspace, annotator)
-    return HostApp(workspace, annotator)
+def screen_text(app: App[Any]) -> str:
+    """What the terminal shows now, as plain text, one line per row."""
+    strips = app.screen._compositor.render_strips()
+    return "\n".join("".join(segment.text for segment in strip).rstrip() for strip in strips)

@@ -46,7 +46,9 @@ def contract_lines(contract: Contract) -> list[str]:
     ]
 
 
-def render_score_table(results: Sequence[ScoredRun], qrels_label: str, per_query: bool = False) -> str:
+def render_score_table(
+    results: Sequence[ScoredRun], qrels_label: str, per_query: bool = False
+) -> str:
     """The summary of every run under one contract, with counts and provenance."""
     if not results:
         return ""
@@ -58,10 +60,24 @@ def render_score_table(results: Sequence[ScoredRun], qrels_label: str, per_query
         "",
     ]
     score_header = [
-        "run", f"nDCG@{k}", f"pooled@{k}", f"cand-only@{k}", f"judged@{k}", f"P@{k}", f"R@{k}", "RR",
+        "run",
+        f"nDCG@{k}",
+        f"pooled@{k}",
+        f"cand-only@{k}",
+        f"judged@{k}",
+        f"P@{k}",
+        f"R@{k}",
+        "RR",
     ]
     count_header = [
-        "run", "queries", "scored", "zero-IDCG", "excluded", "missing", "unknown", "duplicates",
+        "run",
+        "queries",
+        "scored",
+        "zero-IDCG",
+        "excluded",
+        "missing",
+        "unknown",
+        "duplicates",
         f"unjudged@{k}",
     ]
     score_rows = []
@@ -97,7 +113,11 @@ def render_score_table(results: Sequence[ScoredRun], qrels_label: str, per_query
         unknown = result.evaluation.unknown_queries
         if unknown:
             shown = ", ".join(literal(q) for q in unknown[:DETAILS_SHOWN])
-            more = f" … and {len(unknown) - DETAILS_SHOWN} more" if len(unknown) > DETAILS_SHOWN else ""
+            more = (
+                f" … and {len(unknown) - DETAILS_SHOWN} more"
+                if len(unknown) > DETAILS_SHOWN
+                else ""
+            )
             out.append(f"  unknown queries (not scored): {shown}{more}")
     if per_query:
         for result in results:
@@ -122,13 +142,23 @@ def _flags(result: QueryResult) -> str:
 
 def render_per_query(per_query: Sequence[QueryResult], k: int) -> str:
     header = [
-        "query", f"nDCG@{k}", "DCG", "IDCG", "cand-only", "inflation", f"judged@{k}",
-        f"unjudged@{k}", "returned", "flags",
+        "query",
+        f"nDCG@{k}",
+        "DCG",
+        "IDCG",
+        "cand-only",
+        "inflation",
+        f"judged@{k}",
+        f"unjudged@{k}",
+        "returned",
+        "flags",
     ]
     rows = []
     for r in per_query:
         inflation = (
-            r.candidate_ndcg - r.ndcg if r.candidate_ndcg is not None and r.ndcg is not None else None
+            r.candidate_ndcg - r.ndcg
+            if r.candidate_ndcg is not None and r.ndcg is not None
+            else None
         )
         rows.append([
             literal(r.query_id), fmt(r.ndcg), fmt(r.dcg), fmt(r.idcg), fmt(r.candidate_ndcg),
@@ -168,8 +198,8 @@ def render_audit_table(report: AuditReport) -> str:
     findings: dict[str, list[Any]] = data["findings"]
     coverage = data["coverage"]
     out = [
-        f"audit      {literal(str(data['run']))}  ({data['lines']} lines, {data['queries']} queries, "
-        f"k={data['k']})",
+        f"audit      {literal(str(data['run']))}  "
+        f"({data['lines']} lines, {data['queries']} queries, k={data['k']})",
         f"coverage   judged@{data['k']} {fmt(coverage['judged_at_k'])}   "
         f"unjudged in top {data['k']}: {coverage['unjudged_at_k']}",
         "",

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -18,7 +19,7 @@ import click
 from judgepool.cli import main
 from judgepool.cli.progress import StageProgress
 from judgepool.cli.render import render_audit_table, render_score_table, render_trec
-from judgepool.core.audit import FINDING_KINDS, failed
+from judgepool.core.audit import FINDING_KINDS, AuditReport, failed
 from judgepool.core.contract import (
     DUPLICATE_POLICIES,
     MISSING_POLICIES,
@@ -32,7 +33,23 @@ from judgepool.core.contract import (
 )
 from judgepool.core.errors import InputError
 from judgepool.formats.trec import read_qrels
-from judgepool.services.scoring import ENGINES, ScoredRun, audit_run_file, score_run_file
+from judgepool.services.scoring import (
+    ENGINES,
+    ScoredRun,
+    audit_run_file,
+    audit_stored_run,
+    score_run_file,
+    score_stored_run,
+)
+from judgepool.services.workspace import (
+    CONSENSUS_RULES,
+    Workspace,
+    list_runs,
+    open_workspace,
+    save_evaluation,
+    workspace_judgments,
+)
+from judgepool.store.runs import find_run
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -46,49 +63,100 @@ def contract_options(func: F) -> F:
     """The contract's parameters as options; each defaults to None so that only
     what the user gave overrides the preset or the defaults."""
     options = [
-        click.option("--preset", type=click.Choice(sorted(PRESETS)), default=None,
-                     help="Start from a named set of parameters (trec_eval: linear gain, judged "
-                     "universe, unjudged zero, trec_eval ties, missing zero)."),
-        click.option("--scale", default=None, metavar="MIN..MAX",
-                     help="Integer grades allowed in the judgments. [default: 0..3]"),
-        click.option("-k", "--k", "k", type=int, default=None,
-                     help="Cutoff; missing positions add zero gain. [default: 10]"),
-        click.option("--gain", default=None, metavar="linear|exponential|MAP",
-                     help="Gain of a grade: linear (r), exponential (2^r-1) or a map like "
-                     "0=0,1=1,2=3,3=7. [default: linear]"),
-        click.option("--universe", type=click.Choice(UNIVERSES), default=None,
-                     help="Where the ideal ranking comes from: every judged document, or only "
-                     "the run's own candidates (candidate-only). [default: judged]"),
-        click.option("--unjudged", type=click.Choice(UNJUDGED_POLICIES), default=None,
-                     help="An unjudged document in the top k: refuse, gain 0, or remove it. "
-                     "[default: reject]"),
-        click.option("--duplicates", type=click.Choice(DUPLICATE_POLICIES), default=None,
-                     help="A document repeated within a query: refuse, or keep the first. "
-                     "[default: reject]"),
-        click.option("--entity", default=None, metavar="REGEX",
-                     help="Map run document IDs to judged entities: the first group (or whole "
-                     "match) of REGEX matched at the start of the ID, e.g. '([^#]+)#'."),
-        click.option("--ties", type=click.Choice(TIE_POLICIES), default=None,
-                     help="How the list is ordered: score then docid descending (trec_eval), "
-                     "score then docid ascending, the rank column, or file order. "
-                     "[default: trec_eval]"),
-        click.option("--zero-idcg", "zero_idcg", type=click.Choice(ZERO_IDCG_POLICIES),
-                     default=None,
-                     help="Score of a query whose ideal DCG is 0: 0, 1, or left out of the "
-                     "mean (always counted). [default: zero]"),
-        click.option("--missing", type=click.Choice(MISSING_POLICIES), default=None,
-                     help="A judged query absent from the run: scored 0, or left out and "
-                     "counted. [default: zero]"),
-        click.option("--relevant-from", "relevant_from", type=int, default=None,
-                     help="Lowest grade counted relevant by recall, precision and RR. "
-                     "[default: 1]"),
+        click.option(
+            "--preset",
+            type=click.Choice(sorted(PRESETS)),
+            default=None,
+            help="Start from a named set of parameters (trec_eval: linear gain, judged "
+            "universe, unjudged zero, trec_eval ties, missing zero).",
+        ),
+        click.option(
+            "--scale",
+            default=None,
+            metavar="MIN..MAX",
+            help="Integer grades allowed in the judgments. [default: 0..3]",
+        ),
+        click.option(
+            "-k",
+            "--k",
+            "k",
+            type=int,
+            default=None,
+            help="Cutoff; missing positions add zero gain. [default: 10]",
+        ),
+        click.option(
+            "--gain",
+            default=None,
+            metavar="linear|exponential|MAP",
+            help="Gain of a grade: linear (r), exponential (2^r-1) or a map like "
+            "0=0,1=1,2=3,3=7. [default: linear]",
+        ),
+        click.option(
+            "--universe",
+            type=click.Choice(UNIVERSES),
+            default=None,
+            help="Where the ideal ranking comes from: every judged document, or only "
+            "the run's own candidates (candidate-only). [default: judged]",
+        ),
+        click.option(
+            "--unjudged",
+            type=click.Choice(UNJUDGED_POLICIES),
+            default=None,
+            help="An unjudged document in the top k: refuse, gain 0, or remove it. "
+            "[default: reject]",
+        ),
+        click.option(
+            "--duplicates",
+            type=click.Choice(DUPLICATE_POLICIES),
+            default=None,
+            help="A document repeated within a query: refuse, or keep the first. [default: reject]",
+        ),
+        click.option(
+            "--entity",
+            default=None,
+            metavar="REGEX",
+            help="Map run document IDs to judged entities: the first group (or whole "
+            "match) of REGEX matched at the start of the ID, e.g. '([^#]+)#'.",
+        ),
+        click.option(
+            "--ties",
+            type=click.Choice(TIE_POLICIES),
+            default=None,
+            help="How the list is ordered: score then docid descending (trec_eval), "
+            "score then docid ascending, the rank column, or file order. "
+            "[default: trec_eval]",
+        ),
+        click.option(
+            "--zero-idcg",
+            "zero_idcg",
+            type=click.Choice(ZERO_IDCG_POLICIES),
+            default=None,
+            help="Score of a query whose ideal DCG is 0: 0, 1, or left out of the "
+            "mean (always counted). [default: zero]",
+        ),
+        click.option(
+            "--missing",
+            type=click.Choice(MISSING_POLICIES),
+            default=None,
+            help="A judged query absent from the run: scored 0, or left out and "
+            "counted. [default: zero]",
+        ),
+        click.option(
+            "--relevant-from",
+            "relevant_from",
+            type=int,
+            default=None,
+            help="Lowest grade counted relevant by recall, precision and RR. [default: 1]",
+        ),
     ]
     for option in reversed(options):
         func = option(func)
     return func
 
 
-def build_contract(base: Contract | None, preset_name: str | None, given: dict[str, Any]) -> Contract:
+def build_contract(
+    base: Contract | None, preset_name: str | None, given: dict[str, Any]
+) -> Contract:
     """The contract: ``base`` (or the defaults), then the preset, then every option given."""
     changes = {name: value for name, value in given.items() if value is not None}
     if "scale" in changes:
@@ -98,69 +166,166 @@ def build_contract(base: Contract | None, preset_name: str | None, given: dict[s
     return (base or Contract()).with_changes(**changes)
 
 
-def _read_judgments(qrels: str, contract: Contract) -> tuple[dict[str, dict[str, int]], str]:
-    file = read_qrels(qrels, contract.scale)
-    return file.judgments, file.digest
+@dataclass
+class Judged:
+    """Where the judgments come from: a qrels file, or a workspace under a consensus rule."""
+
+    label: str
+    judgments: dict[str, dict[str, int]]
+    digest: str
+    contract: Contract
+    workspace: Workspace | None = None
+    consensus: str | None = None
 
 
-def _check_inputs(runs: Sequence[str], qrels: str | None) -> str:
-    """The qrels path, once every named file is known to exist."""
-    if not runs:
-        raise click.UsageError("name at least one RUN file")
-    if qrels is None:
-        raise click.UsageError("give the judgments with --qrels FILE")
-    for path in (*runs, qrels):
-        if not Path(path).exists():
-            raise InputError("no such file", path)
-    return qrels
+def _judged(
+    qrels: str | None,
+    workspace: str | None,
+    consensus: str | None,
+    preset_name: str | None,
+    options: dict[str, Any],
+) -> Judged:
+    """Read the judgments and build the contract (a workspace's default contract
+    is the base its options change)."""
+    if (qrels is None) == (workspace is None):
+        raise click.UsageError("give the judgments with either --qrels FILE or --workspace WS")
+    if qrels is not None:
+        if consensus is not None:
+            raise click.UsageError("--consensus applies to --workspace only")
+        if not Path(qrels).exists():
+            raise InputError("no such file", qrels)
+        contract = build_contract(None, preset_name, options)
+        file = read_qrels(qrels, contract.scale)
+        return Judged(qrels, file.judgments, file.digest, contract)
+    ws = open_workspace(str(workspace))
+    contract = build_contract(ws.default_contract(), preset_name, options)
+    if contract.scale != ws.scale:
+        raise click.UsageError(
+            f"the workspace's grades are on the scale {ws.scale}; --scale cannot change it"
+        )
+    rule = consensus or ws.default_consensus()
+    judgments, digest = workspace_judgments(ws, rule)
+    return Judged(f"workspace {ws.path} ({rule})", judgments, digest, contract, ws, rule)
+
+
+def _stored_or_file(judged: Judged, ref: str) -> str:
+    """'stored' when ``ref`` names a run of the workspace, 'file' when it is a file."""
+    if judged.workspace is not None and find_run(judged.workspace, ref) is not None:
+        return "stored"
+    if Path(ref).is_file():
+        return "file"
+    where = " in the workspace and" if judged.workspace is not None else ""
+    raise InputError(f"no run named {ref!r}{where} no such file")
+
+
+def _run_refs(judged: Judged, runs: Sequence[str]) -> list[str]:
+    if runs:
+        return list(runs)
+    if judged.workspace is not None:
+        names = [run.name for run in list_runs(judged.workspace)]
+        if names:
+            return names
+        raise click.UsageError("the workspace holds no runs: import one, or name a RUN file")
+    raise click.UsageError("name at least one RUN file")
+
+
+def _workspace_option(func: F) -> F:
+    func = click.option(
+        "--consensus", type=click.Choice(CONSENSUS_RULES), default=None,
+        help="With --workspace: how one grade per (query, doc) is chosen when annotators "
+        "disagree. [default: the workspace's]",
+    )(func)  # fmt: skip
+    func = click.option(
+        "--workspace", metavar="WS",
+        help="Judgments (and stored runs, by name) from a workspace; each score is stored.",
+    )(func)  # fmt: skip
+    return click.option(
+        "--qrels", metavar="FILE", help="Judgments in TREC qrels format (plain or gzip)."
+    )(func)
 
 
 @main.command()
 @click.argument("runs", nargs=-1, metavar="RUN...")
-@click.option("--qrels", metavar="FILE", help="Judgments in TREC qrels format (plain or gzip).")
+@_workspace_option
 @contract_options
-@click.option("--format", "output_format", type=click.Choice(["table", "json", "trec"]),
-              default="table", show_default=True,
-              help="table for people; json: one object per run per line; trec: trec_eval's "
-              "measure<TAB>qid<TAB>value lines.")
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["table", "json", "trec"]),
+    default="table",
+    show_default=True,
+    help="table for people; json: one object per run per line; trec: trec_eval's "
+    "measure<TAB>qid<TAB>value lines.",
+)
 @click.option("--per-query", is_flag=True, help="Include every query's values.")
-@click.option("--engine", type=click.Choice(ENGINES), default="fast", show_default=True,
-              help="fast (vectorised) or reference (plain Python, the implementation the fast "
-              "engine is tested against): the same numbers, for cross-checking.")
+@click.option(
+    "--engine",
+    type=click.Choice(ENGINES),
+    default="fast",
+    show_default=True,
+    help="fast (vectorised) or reference (plain Python, the implementation the fast "
+    "engine is tested against): the same numbers, for cross-checking.",
+)
 def score(
     runs: tuple[str, ...],
     qrels: str | None,
+    workspace: str | None,
+    consensus: str | None,
     preset: str | None,
     output_format: str,
     per_query: bool,
     engine: str,
     **options: Any,
 ) -> None:
-    """Score RUN files with nDCG@k against a fixed judged universe.
+    """Score RUN files (or, with --workspace, stored runs by name) with nDCG@k
+    against a fixed judged universe.
 
     Every number is printed with the contract that produced it, the digests of
     the judgments and the run, and the counts of queries that were zero-IDCG,
-    excluded, missing from the run, or unknown to the judgments.
+    excluded, missing from the run, or unknown to the judgments. With
+    --workspace and no RUN, every stored run is scored, and each evaluation is
+    stored in the workspace.
     """
-    qrels_path = _check_inputs(runs, qrels)
-    contract = build_contract(None, preset, options)
     progress = StageProgress(enabled=sys.stderr.isatty())
     with progress:
-        progress.update(f"reading judgments {qrels_path}")
-        judgments, digest = _read_judgments(qrels_path, contract)
+        progress.update("reading judgments")
+        judged = _judged(qrels, workspace, consensus, preset, options)
+        refs = _run_refs(judged, runs)
+        kinds = [_stored_or_file(judged, ref) for ref in refs]
         results: list[ScoredRun] = []
-        for number, run in enumerate(runs, start=1):
-            prefix = f"[{number}/{len(runs)}] " if len(runs) > 1 else ""
-            results.append(
-                score_run_file(
-                    run, judgments, digest, contract, engine=engine,
-                    on_progress=lambda stage, p=prefix: progress.update(p + stage),
-                )
-            )
-    emit_scores(results, qrels_path, output_format, per_query)
+        for number, (ref, kind) in enumerate(zip(refs, kinds, strict=True), start=1):
+            prefix = f"[{number}/{len(refs)}] " if len(refs) > 1 else ""
+
+            def report(stage: str, prefix: str = prefix) -> None:
+                progress.update(prefix + stage)
+
+            if kind == "stored" and judged.workspace is not None:
+                result = score_stored_run(
+                    judged.workspace, ref, judged.judgments, judged.digest, judged.contract,
+                    engine=engine, on_progress=report,
+                )  # fmt: skip
+            else:
+                result = score_run_file(
+                    ref, judged.judgments, judged.digest, judged.contract,
+                    engine=engine, on_progress=report,
+                )  # fmt: skip
+            results.append(result)
+        if judged.workspace is not None and judged.consensus is not None:
+            for result, kind in zip(results, kinds, strict=True):
+                save_evaluation(
+                    judged.workspace, result.evaluation,
+                    qrels_digest=result.qrels_digest, run_digest=result.run_digest,
+                    consensus=judged.consensus,
+                    run_name=result.run if kind == "stored" else None,
+                    source=result.run if kind == "file" else None,
+                    implementation=result.engine,
+                )  # fmt: skip
+    emit_scores(results, judged.label, output_format, per_query)
 
 
-def emit_scores(results: Sequence[ScoredRun], qrels_label: str, output_format: str, per_query: bool) -> None:
+def emit_scores(
+    results: Sequence[ScoredRun], qrels_label: str, output_format: str, per_query: bool
+) -> None:
     """Print scored runs in the chosen format."""
     if output_format == "json":
         for result in results:
@@ -174,29 +339,42 @@ def emit_scores(results: Sequence[ScoredRun], qrels_label: str, output_format: s
 
 @main.command()
 @click.argument("runs", nargs=-1, metavar="RUN...")
-@click.option("--qrels", metavar="FILE", help="Judgments in TREC qrels format (plain or gzip).")
+@_workspace_option
 @contract_options
-@click.option("--format", "output_format", type=click.Choice(["table", "json"]), default="table",
-              show_default=True, help="table for people; json: one object per run per line.")
-@click.option("--fail-on", "fail_on", default="", metavar="KIND,...",
-              help="Exit 1 when any of these findings is non-empty (for CI gates): "
-              + ", ".join(FINDING_KINDS) + ".")
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["table", "json"]),
+    default="table",
+    show_default=True,
+    help="table for people; json: one object per run per line.",
+)
+@click.option(
+    "--fail-on",
+    "fail_on",
+    default="",
+    metavar="KIND,...",
+    help="Exit 1 when any of these findings is non-empty (for CI gates): "
+    + ", ".join(FINDING_KINDS)
+    + ".",
+)
 def audit(
     runs: tuple[str, ...],
     qrels: str | None,
+    workspace: str | None,
+    consensus: str | None,
     preset: str | None,
     output_format: str,
     fail_on: str,
     **options: Any,
 ) -> None:
-    """Audit RUN files: what would make their scores misleading.
+    """Audit RUN files (or stored runs): what would make their scores misleading.
 
     Lists bad lines, duplicates, unjudged documents in the top k, unknown and
     missing queries, ties touching the top k, rank columns that disagree with
     the scores, short lists and zero-IDCG queries. Exits 0 whatever it finds,
     unless a finding named in --fail-on is present.
     """
-    qrels_path = _check_inputs(runs, qrels)
     kinds = [kind.strip() for kind in fail_on.split(",") if kind.strip()]
     unknown = [kind for kind in kinds if kind not in FINDING_KINDS]
     if unknown:
@@ -204,14 +382,25 @@ def audit(
             f"unknown finding kind(s) {', '.join(unknown)}; known: {', '.join(FINDING_KINDS)}",
             param_hint="--fail-on",
         )
-    contract = build_contract(None, preset, options)
     progress = StageProgress(enabled=sys.stderr.isatty())
-    reports = []
+    reports: list[AuditReport] = []
     with progress:
-        progress.update(f"reading judgments {qrels_path}")
-        judgments, _ = _read_judgments(qrels_path, contract)
-        for run in runs:
-            reports.append(audit_run_file(run, judgments, contract, on_progress=progress.update))
+        progress.update("reading judgments")
+        judged = _judged(qrels, workspace, consensus, preset, options)
+        refs = _run_refs(judged, runs)
+        sources = [_stored_or_file(judged, ref) for ref in refs]
+        for ref, source in zip(refs, sources, strict=True):
+            if source == "stored" and judged.workspace is not None:
+                reports.append(audit_stored_run(
+                    judged.workspace, ref, judged.judgments, judged.contract,
+                    on_progress=progress.update,
+                ))  # fmt: skip
+            else:
+                reports.append(
+                    audit_run_file(
+                        ref, judged.judgments, judged.contract, on_progress=progress.update
+                    )
+                )
     failing: list[str] = []
     for report in reports:
         if output_format == "json":

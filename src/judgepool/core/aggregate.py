@@ -10,7 +10,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 
 from judgepool.core.contract import Contract
-from judgepool.core.errors import DuplicateEntry, DuplicatesRejected, UnjudgedEntry, UnjudgedRejected
+from judgepool.core.errors import (
+    DuplicateEntry,
+    DuplicatesRejected,
+    UnjudgedEntry,
+    UnjudgedRejected,
+)
 from judgepool.core.metrics import score_missing_query, score_query
 from judgepool.core.ranking import form_list
 from judgepool.core.types import Evaluation, Judgments, QueryResult, RunEntry, Summary
@@ -29,9 +34,7 @@ def _mean(values: Iterable[float | None]) -> float | None:
     return sum(present) / len(present) if present else None
 
 
-def summarise(
-    per_query: Sequence[QueryResult], unknown_queries: Sequence[str]
-) -> Summary:
+def summarise(per_query: Sequence[QueryResult], unknown_queries: Sequence[str]) -> Summary:
     """The summary over the judged queries' records (unknown queries are only counted)."""
     scored = [r for r in per_query if not r.excluded]
     idcg_total = sum(r.idcg for r in scored)

@@ -81,7 +81,9 @@ def _parse_gain(spec: str, scale: Scale) -> dict[int, float]:
         try:
             value = float(match.group(2))
         except ValueError:
-            raise ContractError(f"gain {match.group(2)!r} for grade {grade} is not a number") from None
+            raise ContractError(
+                f"gain {match.group(2)!r} for grade {grade} is not a number"
+            ) from None
         if not math.isfinite(value) or value < 0:
             raise ContractError(f"gain for grade {grade} must be a finite number ≥ 0, got {value}")
         if grade in table:

@@ -64,7 +64,9 @@ def tie_groups(docs: Sequence[RankedDoc]) -> list[list[RankedDoc]]:
     return groups
 
 
-def tie_range_gains(docs: Sequence[RankedDoc], contract: Contract) -> tuple[list[float], list[float]]:
+def tie_range_gains(
+    docs: Sequence[RankedDoc], contract: Contract
+) -> tuple[list[float], list[float]]:
     """Gains in the worst and best order of every tie group."""
     worst: list[float] = []
     best: list[float] = []
@@ -153,7 +155,9 @@ def score_query(
     )
 
 
-def score_missing_query(query_id: str, judged: Mapping[str, int], contract: Contract) -> QueryResult:
+def score_missing_query(
+    query_id: str, judged: Mapping[str, int], contract: Contract
+) -> QueryResult:
     """A judged query the run did not return at all.
 
     Under the judged universe, zero IDCG is a property of the judgments, so the

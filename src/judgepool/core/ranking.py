@@ -69,7 +69,9 @@ def form_list(
         copies = seen.setdefault(entity, [])
         copies.append(entry)
         if len(copies) == 1:
-            kept.append(RankedDoc(entry.doc_id, entity, judged.get(entity), entry.score, entry.line))
+            kept.append(
+                RankedDoc(entry.doc_id, entity, judged.get(entity), entry.score, entry.line)
+            )
     duplicates = tuple(
         DuplicateEntry(query_id, entity, tuple(sorted(e.line for e in copies)))
         for entity, copies in seen.items()

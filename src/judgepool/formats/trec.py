@@ -57,7 +57,7 @@ def open_text_bytes(path: str | Path) -> IO[bytes]:
     """Open a file for reading bytes, transparently un-gzipping it."""
     raw = open(path, "rb")  # noqa: SIM115 - handed to the caller, who closes it
     if raw.peek(2)[:2] == GZIP_MAGIC:
-        return gzip.GzipFile(fileobj=raw)
+        return gzip.GzipFile(fileobj=raw)  # type: ignore[return-value]
     return raw
 
 
@@ -128,9 +128,7 @@ def parse_score(text: str) -> float | None:
 def parse_run_line(columns: list[str]) -> tuple[str, str, int, float]:
     """(query, doc, rank, score) of a run line's columns; ValueError says what is wrong."""
     if len(columns) < 6:
-        raise ValueError(
-            f"expected 6 columns (qid Q0 docid rank score tag), found {len(columns)}"
-        )
+        raise ValueError(f"expected 6 columns (qid Q0 docid rank score tag), found {len(columns)}")
     rank = parse_int(columns[3])
     if rank is None:
         raise ValueError(f"rank {columns[3]!r} is not an integer")
@@ -157,7 +155,9 @@ def read_run(path: str | Path, *, collect_errors: bool = False) -> RunFile:
             continue
         entries.append(RunEntry(query_id, doc_id, rank, score, number))
     bad.sort(key=lambda b: b.line)
-    return RunFile(name, entries, run_digest(data), bad, data.count(b"\n") + (not data.endswith(b"\n")))
+    return RunFile(
+        name, entries, run_digest(data), bad, data.count(b"\n") + (not data.endswith(b"\n"))
+    )
 
 
 def run_digest(data: bytes) -> str:
@@ -187,7 +187,9 @@ def read_qrels(path: str | Path, scale: Scale) -> QrelsFile:
     for number, columns in iter_data_lines(data, name):
         if len(columns) != 4:
             raise InputError(
-                f"expected 4 columns (qid iteration docid grade), found {len(columns)}", name, number
+                f"expected 4 columns (qid iteration docid grade), found {len(columns)}",
+                name,
+                number,
             )
         query_id, _, doc_id, grade_text = columns
         grade = parse_int(grade_text)
@@ -203,7 +205,8 @@ def read_qrels(path: str | Path, scale: Scale) -> QrelsFile:
         key = (query_id, doc_id)
         if key in first_line:
             raise InputError(
-                f"query {query_id!r} doc {doc_id!r} is judged twice (first at line {first_line[key]})",
+                f"query {query_id!r} doc {doc_id!r} is judged twice "
+                f"(first at line {first_line[key]})",
                 name,
                 number,
             )

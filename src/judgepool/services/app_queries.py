@@ -146,5 +146,10 @@ def document(ws: Workspace, doc_id: str) -> Document | None:
     return corpus.get_document(ws, doc_id)
 
 
+def note_of(ws: Workspace, event_id: int | None) -> str | None:
+    """The note of a ledger event (None without an event or a note)."""
+    return None if event_id is None else ledger.get_event(ws, event_id).note
+
+
 def query(ws: Workspace, query_id: str) -> Query | None:
     return corpus.get_query(ws, query_id)

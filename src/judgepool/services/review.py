@@ -7,9 +7,12 @@ and returns plain frozen values that a screen can show as they are:
   workspace's judgments under one contract, as a `Scoreboard`. A run that a
   ``reject`` policy refuses is kept in the board with the refusal's message, so
   one refused run never hides the others. Each run is scored by
-  `score_stored_run`, the same function ``judgepool score --workspace`` uses.
-- `audit_workspace_run`: a run's audit report, its score under the contract,
-  and one `QueryAudit` per query, worst first.
+  `judgepool.services.scoring.score_stored_run` (fast engine), the function
+  ``judgepool score --workspace`` calls, on the same judgments
+  (`workspace_judgments` under the workspace's consensus rule).
+- `audit_workspace_run`: a run's audit report (`audit_stored_run`, as
+  ``judgepool audit --workspace``), its score under the contract, and one
+  `QueryAudit` per query, worst first.
 - `drill_down`: one query of one run, its ranked list with grades beside the
   ideal list, and its per-query record.
 - `compare_runs`, `ndcg_histogram`, `sort_results`, `inflation`: pure
@@ -27,18 +30,22 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from judgepool.core.aggregate import evaluate, group_by_query
-from judgepool.core.audit import AuditReport, audit_contract, audit_run
+from judgepool.core.aggregate import group_by_query
+from judgepool.core.audit import AuditReport, audit_contract
 from judgepool.core.contract import Contract
-from judgepool.core.errors import PolicyError, UnjudgedEntry
+from judgepool.core.errors import (
+    DuplicatesRejected,
+    PolicyError,
+    UnjudgedEntry,
+    UnjudgedRejected,
+)
 from judgepool.core.metrics import discount, score_missing_query, score_query
 from judgepool.core.ranking import form_list
 from judgepool.core.types import Evaluation, QueryResult, RunEntry
-from judgepool.services.scoring import ScoredRun
+from judgepool.services.scoring import ScoredRun, audit_stored_run, score_stored_run
 from judgepool.services.workspace import (
     Workspace,
     list_runs,
-    load_run_columns,
     load_run_entries,
     workspace_judgments,
 )
@@ -60,11 +67,23 @@ def _quiet(_: str) -> None:
 
 @dataclass(frozen=True)
 class RunScore:
-    """One run under the contract: its `ScoredRun`, or why the contract refused it."""
+    """One run under the contract: its `ScoredRun`, or why the contract refused it
+    (``refusal`` the full message, listing every entry; ``reason`` one line)."""
 
     run: str
     scored: ScoredRun | None
     refusal: str | None = None
+    reason: str | None = None
+
+    @classmethod
+    def refused(cls, run: str, error: PolicyError) -> RunScore:
+        if isinstance(error, UnjudgedRejected):
+            reason = f"unjudged=reject and {len(error.entries)} unjudged document(s) in the top k"
+        elif isinstance(error, DuplicatesRejected):
+            reason = f"duplicates=reject and {len(error.entries)} duplicate document(s)"
+        else:
+            reason = str(error).splitlines()[0]
+        return cls(run, None, str(error), reason)
 
     @property
     def evaluation(self) -> Evaluation | None:
@@ -93,29 +112,6 @@ class Scoreboard:
         return tuple(score.run for score in self.runs)
 
 
-def score_stored_run(
-    ws: Workspace,
-    name: str,
-    judgments: Mapping[str, Mapping[str, int]],
-    qrels_digest: str,
-    contract: Contract,
-) -> ScoredRun:
-    """Score one stored run: the fast engine when it is installed, else the
-    reference engine (the tests hold the two to the same numbers).
-
-    Raises `PolicyError` when a ``reject`` policy refuses the run.
-    """
-    try:
-        from judgepool.core.fast import evaluate_columns
-    except ImportError:
-        entries, stored = load_run_entries(ws, name)
-        evaluation = evaluate(group_by_query(entries), judgments, contract, source=name)
-        return ScoredRun(name, evaluation, qrels_digest, stored.digest, "reference")
-    columns = load_run_columns(ws, name)
-    evaluation = evaluate_columns(columns, judgments, contract, source=name)
-    return ScoredRun(name, evaluation, qrels_digest, columns.digest, "fast")
-
-
 def score_workspace_runs(
     ws: Workspace,
     contract: Contract,
@@ -135,7 +131,7 @@ def score_workspace_runs(
         try:
             scored = score_stored_run(ws, name, judgments, digest, contract)
         except PolicyError as exc:
-            scores.append(RunScore(name, None, str(exc)))
+            scores.append(RunScore.refused(name, exc))
         else:
             scores.append(RunScore(name, scored))
     return Scoreboard(
@@ -229,29 +225,30 @@ class RunAudit:
 
 def audit_queries(
     report: AuditReport,
-    entries: Sequence[RunEntry],
     judgments: Mapping[str, Mapping[str, int]],
     contract: Contract,
+    *,
     evaluation: Evaluation | None = None,
+    unknown_entries: Mapping[str, Sequence[RunEntry]] | None = None,
 ) -> list[QueryAudit]:
     """One `QueryAudit` per query of the run and per judged query it skipped,
     worst first (see `_worst_first`).
 
-    ``report`` must be the audit of ``entries`` against ``judgments`` at the
-    contract's k; ``evaluation``, when given, supplies each query's nDCG.
+    ``report`` must be the audit of the run against ``judgments`` at the
+    contract's k; ``evaluation``, when given, supplies each query's nDCG;
+    ``unknown_entries`` (the run's lines of its unknown queries, by query)
+    supplies their holes: the audit lists an unknown query once rather than
+    each of its documents, but to judge it, its top k is what matters.
     """
     k = report.k
     findings = report.findings
-    by_query = group_by_query(entries)
     holes: dict[str, list[UnjudgedEntry]] = {}
     for hole in findings.unjudged:
         holes.setdefault(hole.query_id, []).append(hole)
-    # An unknown query has no judgments, so the audit lists it once instead of
-    # listing its documents; as holes to judge, its top k is what matters.
     effective = audit_contract(k, contract)
-    for query_id in findings.unknown_queries:
-        formed = form_list(query_id, by_query[query_id], {}, effective)
-        holes[query_id] = list(formed.unjudged_in_top_k)
+    for query_id, lines in (unknown_entries or {}).items():
+        if query_id in findings.unknown_queries:
+            holes[query_id] = list(form_list(query_id, lines, {}, effective).unjudged_in_top_k)
     duplicates: dict[str, int] = {}
     for duplicate in findings.duplicates:
         duplicates[duplicate.query_id] = duplicates.get(duplicate.query_id, 0) + 1
@@ -270,8 +267,10 @@ def audit_queries(
         ndcg = {r.query_id: r.ndcg for r in evaluation.per_query}
 
     rows: list[QueryAudit] = []
-    for query_id in sorted(set(by_query) | set(findings.missing_queries)):
-        if query_id in by_query:
+    missing = set(findings.missing_queries)
+    in_run = (set(judgments) - missing) | set(findings.unknown_queries)
+    for query_id in sorted(in_run | missing):
+        if query_id in in_run:
             status = "unknown" if query_id in unknown else "judged"
             # The audit names every list shorter than k with its length after
             # duplicate handling; any other list fills the top k.
@@ -313,18 +312,24 @@ def audit_workspace_run(
     and score it under the contract (a refusal is kept as its message)."""
     on_progress("reading judgments")
     judgments, digest = workspace_judgments(ws, rule)
-    on_progress(f"reading {name}")
-    entries, stored = load_run_entries(ws, name)
-    on_progress(f"auditing {name}")
-    report = audit_run(
-        entries, judgments, contract.k, contract, run=name, lines=stored.lines
-    )
+    report = audit_stored_run(ws, name, judgments, contract, on_progress=on_progress)
+    unknown_entries: dict[str, list[RunEntry]] = {}
+    if report.findings.unknown_queries:
+        unknown = set(report.findings.unknown_queries)
+        entries, _ = load_run_entries(ws, name)
+        unknown_entries = group_by_query(e for e in entries if e.query_id in unknown)
     on_progress(f"scoring {name}")
     try:
         score = RunScore(name, score_stored_run(ws, name, judgments, digest, contract))
     except PolicyError as exc:
-        score = RunScore(name, None, str(exc))
-    queries = audit_queries(report, entries, judgments, contract, score.evaluation)
+        score = RunScore.refused(name, exc)
+    queries = audit_queries(
+        report,
+        judgments,
+        contract,
+        evaluation=score.evaluation,
+        unknown_entries=unknown_entries,
+    )
     return RunAudit(name, report, score, tuple(queries), digest)
 
 
@@ -527,9 +532,7 @@ def _outcome(difference: float, tolerance: float) -> str:
     return "win" if difference > 0 else "loss"
 
 
-def compare_runs(
-    a: ScoredRun, b: ScoredRun, *, tolerance: float = TIE_TOLERANCE
-) -> Comparison:
+def compare_runs(a: ScoredRun, b: ScoredRun, *, tolerance: float = TIE_TOLERANCE) -> Comparison:
     """Compare two scored runs on every judged query either of them has a record
     for, largest difference (A − B) first. A query whose nDCG is undefined in
     either run (left out of its mean) is counted as incomparable."""
@@ -543,9 +546,7 @@ def compare_runs(
             continue
         difference = va - vb
         rows.append(QueryComparison(query_id, va, vb, difference, _outcome(difference, tolerance)))
-    rows.sort(
-        key=lambda r: (r.difference is None, -(r.difference or 0.0), r.query_id)
-    )
+    rows.sort(key=lambda r: (r.difference is None, -(r.difference or 0.0), r.query_id))
     differences = [r.difference for r in rows if r.difference is not None]
     return Comparison(
         run_a=a.run,

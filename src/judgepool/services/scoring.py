@@ -18,6 +18,7 @@ from judgepool.core.audit import AuditReport, audit_run
 from judgepool.core.contract import Contract
 from judgepool.core.types import Evaluation, Judgments
 from judgepool.formats.trec import read_run
+from judgepool.services.workspace import Workspace, load_run_columns, load_run_entries
 
 ENGINES: Final = ("fast", "reference")
 
@@ -121,3 +122,50 @@ def audit_run_file(
         bad_lines=run.bad_lines,
         lines=run.lines,
     )
+
+
+def score_stored_run(
+    ws: Workspace,
+    name: str,
+    judgments: Judgments,
+    qrels_digest: str,
+    contract: Contract,
+    *,
+    engine: str = "fast",
+    on_progress: ProgressCallback = _quiet,
+) -> ScoredRun:
+    """Score a run stored in a workspace (kept as imported, so the same numbers
+    as scoring its file)."""
+    if engine == "fast":
+        from judgepool.core.fast import evaluate_columns
+
+        on_progress(f"reading {name}")
+        columns = load_run_columns(ws, name)
+        on_progress(f"scoring {name}")
+        evaluation = evaluate_columns(columns, judgments, contract, source=name)
+        digest = columns.digest
+    elif engine == "reference":
+        on_progress(f"reading {name}")
+        entries, stored = load_run_entries(ws, name)
+        on_progress(f"scoring {name}")
+        evaluation = evaluate(group_by_query(entries), judgments, contract, source=name)
+        digest = stored.digest
+    else:
+        raise ValueError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
+    return ScoredRun(name, evaluation, qrels_digest, digest, engine)
+
+
+def audit_stored_run(
+    ws: Workspace,
+    name: str,
+    judgments: Judgments,
+    contract: Contract,
+    *,
+    on_progress: ProgressCallback = _quiet,
+) -> AuditReport:
+    """Audit a run stored in a workspace (an import refuses bad lines, so a
+    stored run has none)."""
+    on_progress(f"reading {name}")
+    entries, stored = load_run_entries(ws, name)
+    on_progress(f"auditing {name}")
+    return audit_run(entries, judgments, contract.k, contract, run=name, lines=stored.lines)

@@ -35,12 +35,14 @@ from judgepool.store.evaluations import (
     per_query_records,
 )
 from judgepool.store.ledger import Annotator, Consensus, Disagreement, JudgmentEvent
-from judgepool.store.runs import StoredRun, StoredRunColumns
+from judgepool.store.runs import StoredRun
 from judgepool.store.workspace import CONSENSUS_RULES, Workspace, create_workspace
 from judgepool.store.workspace import open_workspace as _open_workspace
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
+
+    from judgepool.formats.fast_run import RunColumns
 
 __all__ = [
     "CONSENSUS_RULES",
@@ -50,7 +52,6 @@ __all__ = [
     "JudgmentEvent",
     "StoredEvaluation",
     "StoredRun",
-    "StoredRunColumns",
     "Workspace",
     "default_annotator",
     "disagreements",
@@ -260,10 +261,15 @@ def _parse_run(path: str | Path) -> _ParsedRun:
         from judgepool.formats.fast_run import read_run_columns
     except ImportError:  # the fast reader is optional; the reference reader always works
         run = read_run(path)
-        if not run.entries:
-            return _ParsedRun([], [], [], [], [], run.digest)
-        query_ids, doc_ids, ranks, scores, lines = map(list, zip(*run.entries, strict=True))
-        return _ParsedRun(query_ids, doc_ids, ranks, scores, lines, run.digest)
+        entries = run.entries
+        return _ParsedRun(
+            [e.query_id for e in entries],
+            [e.doc_id for e in entries],
+            [e.rank for e in entries],
+            [e.score for e in entries],
+            [e.line for e in entries],
+            run.digest,
+        )
     columns = read_run_columns(path)
     count = len(columns.scores)
     # tolist(): sqlite3 binds Python values only, not numpy scalars.
@@ -337,7 +343,6 @@ def import_run(
             ranks=parsed.ranks,
             scores=parsed.scores,
             lines=parsed.lines,
-            total=total,
             on_progress=on_progress,
         )
     return RunImport(run_name, str(path), parsed.digest, total)
@@ -354,9 +359,9 @@ def load_run_entries(ws: Workspace, name: str) -> tuple[list[RunEntry], StoredRu
     return run_store.run_entries(ws, name), run
 
 
-def load_run_columns(ws: Workspace, name: str) -> StoredRunColumns:
-    """A stored run as columns with the fast reader's attribute names
-    (``query_ids``, ``doc_ids``, ``scores``, ``ranks``, ``lines``, ``digest``)."""
+def load_run_columns(ws: Workspace, name: str) -> RunColumns:
+    """A stored run as the fast reader's `RunColumns` (file order, line numbers
+    given), for `judgepool.core.fast.evaluate_columns`."""
     return run_store.run_columns(ws, name)
 
 

@@ -3,9 +3,8 @@ as `RunEntry` lines (the reference path) or as columns (the fast path)."""
 
 from __future__ import annotations
 
-import itertools
 import sqlite3
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
@@ -14,19 +13,21 @@ from judgepool.core.types import RunEntry
 from judgepool.store.workspace import Workspace, now
 
 if TYPE_CHECKING:
-    import numpy as np
-    import pyarrow as pa
+    from judgepool.formats.fast_run import RunColumns
 
 ProgressCallback = Callable[[int, int], None]
 
 # Rows per executemany() call: small enough for a lively progress bar, large
 # enough that the per-call overhead does not show.
 CHUNK: Final = 100_000
+# Rows per INSERT statement (× 5 or 6 parameters: far below SQLite's limit of 32766).
+BATCH: Final = 100
 
 
 @dataclass(frozen=True)
 class StoredRun:
-    """A run's record: the name it is known by, where it came from, its digest."""
+    """A run's record: the name it is known by, where it came from, its digest,
+    and the rowids of its lines in ``run_lines``."""
 
     id: int
     name: str
@@ -34,28 +35,21 @@ class StoredRun:
     digest: str
     imported_at: str
     lines: int
+    first_row: int
+    last_row: int
 
 
-@dataclass(frozen=True)
-class StoredRunColumns:
-    """A stored run as columns, in line order, with the attribute names of the
-    fast reader's ``RunColumns``: ``query_ids``/``doc_ids`` are pyarrow string
-    arrays, ``scores`` float64 and ``ranks``/``lines`` int64 numpy arrays."""
-
-    query_ids: pa.Array
-    doc_ids: pa.Array
-    scores: np.ndarray[Any, np.dtype[np.float64]]
-    ranks: np.ndarray[Any, np.dtype[np.int64]]
-    lines: np.ndarray[Any, np.dtype[np.int64]]
-    digest: str
-    path: str
-
-
-_RUN_COLUMNS: Final = "id, name, source, digest, imported_at, lines"
+_RUN_COLUMNS: Final = "id, name, source, digest, imported_at, lines, first_row, last_row"
+_LINES_OF_RUN: Final = (
+    "SELECT query_id, doc_id, rank, score, line FROM run_lines "
+    "WHERE rowid BETWEEN ? AND ? ORDER BY rowid"
+)
 
 
 def _stored(row: tuple[Any, ...]) -> StoredRun:
-    return StoredRun(int(row[0]), row[1], row[2], row[3], row[4], int(row[5]))
+    return StoredRun(
+        int(row[0]), row[1], row[2], row[3], row[4], int(row[5]), int(row[6]), int(row[7])
+    )
 
 
 def list_runs(ws: Workspace) -> list[StoredRun]:
@@ -86,84 +80,91 @@ def insert_run(
     name: str,
     source: str,
     digest: str,
-    query_ids: Iterable[str],
-    doc_ids: Iterable[str],
-    ranks: Iterable[int],
-    scores: Iterable[float],
-    lines: Iterable[int],
-    total: int,
-    tags: Iterable[str | None] | None = None,
+    query_ids: Sequence[str],
+    doc_ids: Sequence[str],
+    ranks: Sequence[int],
+    scores: Sequence[float],
+    lines: Sequence[int],
+    tags: Sequence[str | None] | None = None,
     on_progress: ProgressCallback | None = None,
 ) -> int:
     """Insert a run and its lines inside the caller's write transaction; returns its ID.
 
-    The columns are consumed in step; they must be plain Python values
-    (sqlite3 cannot bind numpy scalars).
+    The columns are equally long sequences of plain Python values (sqlite3
+    cannot bind numpy scalars).
     """
+    total = len(scores)
+    columns: list[Sequence[Any]] = [lines, query_ids, doc_ids, ranks, scores]
+    names = "line, query_id, doc_id, rank, score"
+    if tags is not None:
+        columns.append(tags)
+        names += ", tag"
+    if any(len(column) != total for column in columns):
+        raise ValueError("run columns of different lengths")
+    # Rowids continue from the largest, and no one else writes during our
+    # transaction: the run's lines get exactly base + 1 .. base + total.
+    base = conn.execute("SELECT COALESCE(MAX(rowid), 0) FROM run_lines").fetchone()[0]
     cursor = conn.execute(
-        "INSERT INTO runs (name, source, digest, imported_at, lines) VALUES (?, ?, ?, ?, ?)",
-        (name, source, digest, now(), total),
+        "INSERT INTO runs (name, source, digest, imported_at, lines, first_row, last_row) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?)",
+        (name, source, digest, now(), total, base + 1, base + total),
     )
     run_id = cursor.lastrowid
     assert run_id is not None  # set by every INSERT into a rowid table
-    rows: Iterable[tuple[Any, ...]]
-    if tags is None:
-        sql = (
-            f"INSERT INTO run_lines (run_id, line, query_id, doc_id, rank, score) "
-            f"VALUES ({run_id}, ?, ?, ?, ?, ?)"
-        )
-        rows = zip(lines, query_ids, doc_ids, ranks, scores, strict=False)
-    else:
-        sql = (
-            f"INSERT INTO run_lines (run_id, line, query_id, doc_id, rank, score, tag) "
-            f"VALUES ({run_id}, ?, ?, ?, ?, ?, ?)"
-        )
-        rows = zip(lines, query_ids, doc_ids, ranks, scores, tags, strict=False)
-    iterator = iter(rows)
-    done = 0
+    width = len(columns)
+    row = "(" + ", ".join([str(run_id)] + ["?"] * width) + ")"
+    # Many rows per statement: binding one flat parameter list per BATCH rows
+    # costs far less per row than executemany() over one tuple per line.
+    batched_sql = f"INSERT INTO run_lines (run_id, {names}) VALUES " + ", ".join([row] * BATCH)
+    single_sql = f"INSERT INTO run_lines (run_id, {names}) VALUES {row}"
     if on_progress is not None:
         on_progress(0, total)
-    while done < total:
-        size = min(CHUNK, total - done)
-        conn.executemany(sql, itertools.islice(iterator, size))
-        done += size
+    for start in range(0, total, CHUNK):
+        stop = min(start + CHUNK, total)
+        flat: list[Any] = [None] * ((stop - start) * width)
+        for offset, column in enumerate(columns):
+            flat[offset::width] = column[start:stop]
+        step = BATCH * width
+        whole = len(flat) - len(flat) % step
+        conn.executemany(batched_sql, (flat[i : i + step] for i in range(0, whole, step)))
+        conn.executemany(single_sql, (flat[i : i + width] for i in range(whole, len(flat), width)))
         if on_progress is not None:
-            on_progress(done, total)
+            on_progress(stop, total)
+    last = conn.execute("SELECT MAX(rowid) FROM run_lines").fetchone()[0]
+    if total and last != base + total:
+        raise RuntimeError(f"run lines were given rowids up to {last}, not {base + total}")
     return run_id
 
 
 def run_entries(ws: Workspace, name: str) -> list[RunEntry]:
     """The stored run's lines as `RunEntry`, in file order."""
     run = get_run(ws, name)
-    cursor = ws.conn.execute(
-        "SELECT query_id, doc_id, rank, score, line FROM run_lines WHERE run_id = ? ORDER BY line",
-        (run.id,),
-    )
+    cursor = ws.conn.execute(_LINES_OF_RUN, (run.first_row, run.last_row))
     return list(map(RunEntry._make, cursor))
 
 
-def run_columns(ws: Workspace, name: str) -> StoredRunColumns:
-    """The stored run as columns (see `StoredRunColumns`), in file order."""
+def run_columns(ws: Workspace, name: str) -> RunColumns:
+    """The stored run as the fast reader's `RunColumns`, in file order, with
+    every line number given (``lines`` is never None here)."""
     import numpy as np
     import pyarrow as pa
 
+    from judgepool.formats.fast_run import RunColumns
+
     run = get_run(ws, name)
-    rows = ws.conn.execute(
-        "SELECT query_id, doc_id, rank, score, line FROM run_lines WHERE run_id = ? ORDER BY line",
-        (run.id,),
-    ).fetchall()
+    rows = ws.conn.execute(_LINES_OF_RUN, (run.first_row, run.last_row)).fetchall()
     if rows:
         query_ids, doc_ids, ranks, scores, lines = zip(*rows, strict=True)
     else:
         query_ids = doc_ids = ranks = scores = lines = ()
-    return StoredRunColumns(
+    return RunColumns(
+        path=f"{ws.path}#{run.name}",
         query_ids=pa.array(query_ids, type=pa.string()),
         doc_ids=pa.array(doc_ids, type=pa.string()),
         scores=np.asarray(scores, dtype=np.float64),
         ranks=np.asarray(ranks, dtype=np.int64),
         lines=np.asarray(lines, dtype=np.int64),
         digest=run.digest,
-        path=f"{ws.path}#{run.name}",
     )
 
 
@@ -172,8 +173,8 @@ def run_query_ids(ws: Workspace, name: str) -> list[str]:
     return [
         row[0]
         for row in ws.conn.execute(
-            "SELECT DISTINCT query_id FROM run_lines WHERE run_id = ? ORDER BY query_id",
-            (run.id,),
+            "SELECT DISTINCT query_id FROM run_lines WHERE rowid BETWEEN ? AND ? ORDER BY query_id",
+            (run.first_row, run.last_row),
         )
     ]
 

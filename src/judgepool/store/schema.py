@@ -56,11 +56,15 @@ def _v1_corpus_runs_ledger(conn: sqlite3.Connection) -> None:
             source TEXT NOT NULL,
             digest TEXT NOT NULL,
             imported_at TEXT NOT NULL,
-            lines INTEGER NOT NULL
+            lines INTEGER NOT NULL,
+            first_row INTEGER NOT NULL,
+            last_row INTEGER NOT NULL
         );
         -- Kept as imported, one row per data line, so duplicates stay visible.
-        -- Keyed by (run, line): imports append in key order, which keeps the
-        -- clustered insert as cheap as an unindexed one.
+        -- A run's lines are the rowids first_row..last_row of its `runs` row
+        -- (one import is one transaction, so they are consecutive): reading
+        -- a run is a range scan with no index to maintain, which keeps the
+        -- bulk insert of millions of lines as cheap as SQLite can make it.
         CREATE TABLE run_lines (
             run_id INTEGER NOT NULL REFERENCES runs(id),
             line INTEGER NOT NULL,
@@ -68,9 +72,8 @@ def _v1_corpus_runs_ledger(conn: sqlite3.Connection) -> None:
             doc_id TEXT NOT NULL,
             rank INTEGER NOT NULL,
             score REAL NOT NULL,
-            tag TEXT,
-            PRIMARY KEY (run_id, line)
-        ) WITHOUT ROWID;
+            tag TEXT
+        );
 
         -- The ledger: one row per act of judging, never changed or removed.
         -- grade NULL and unsure 1: deferred; grade NULL and unsure 0: the

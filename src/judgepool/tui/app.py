@@ -52,6 +52,7 @@ LAZY_SCREENS: Final[dict[str, tuple[str, str]]] = {
     "audit": ("judgepool.tui.screens.audit", "AuditScreen"),
     "scores": ("judgepool.tui.screens.scores", "ScoresScreen"),
 }
+_SCREENS: Final = Binding.Group("screens")
 SCREEN_TITLES: Final[dict[str, str]] = {
     "grade": "Grade",
     "audit": "Audit",
@@ -66,9 +67,19 @@ class JudgepoolApp(App[None]):
     TITLE = "judgepool"
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("g", "show_screen('grade')", "grade", tooltip="Show the grade screen"),
-        Binding("a", "show_screen('audit')", "audit", tooltip="Show the audit screen"),
-        Binding("s", "show_screen('scores')", "scores", tooltip="Show the scores screen"),
+        Binding(
+            "g", "show_screen('grade')", "screens", group=_SCREENS, tooltip="Show the grade screen"
+        ),
+        Binding(
+            "a", "show_screen('audit')", "screens", group=_SCREENS, tooltip="Show the audit screen"
+        ),
+        Binding(
+            "s",
+            "show_screen('scores')",
+            "screens",
+            group=_SCREENS,
+            tooltip="Show the scores screen",
+        ),
         Binding("question_mark", "help", "help", key_display="?", tooltip="List every key"),
         Binding("q", "quit", "quit", tooltip="Quit judgepool (every grade is already saved)"),
     ]
@@ -90,9 +101,8 @@ class JudgepoolApp(App[None]):
         from judgepool.tui.screens.grade import GradeScreen
         from judgepool.tui.screens.help import HelpScreen
 
-        for name, screen in (("grade", GradeScreen()), ("help", HelpScreen())):
-            self._screens[name] = screen
-            self.install_screen(screen, name)
+        self.register_screen("grade", GradeScreen())
+        self.register_screen("help", HelpScreen())
         self.push_screen("grade")
 
     def on_unmount(self) -> None:
@@ -102,42 +112,36 @@ class JudgepoolApp(App[None]):
         """Close the app's connection (idempotent)."""
         self.ws.close()
 
-    def named_screen(self, name: str) -> Screen[Any] | None:
-        """The screen installed as ``name``, importing and installing it on first
-        use; None when its module is not available."""
+    def named_screen(self, name: str) -> Screen[Any]:
+        """The screen installed as ``name``; audit and scores are imported and
+        installed on first use, which keeps their imports out of start-up."""
         screen = self._screens.get(name)
         if screen is not None:
             return screen
         if name not in LAZY_SCREENS:
-            return None
+            raise KeyError(f"no screen named {name!r}")
         module_name, class_name = LAZY_SCREENS[name]
-        try:
-            module = importlib.import_module(module_name)
-        except ModuleNotFoundError as exc:
-            if exc.name != module_name:
-                raise
-            return None
-        screen = getattr(module, class_name)()
+        screen = getattr(importlib.import_module(module_name), class_name)()
+        assert isinstance(screen, Screen)
+        self.register_screen(name, screen)
+        return screen
+
+    def register_screen(self, name: str, screen: Screen[Any]) -> None:
+        """Install ``screen`` as ``name``; it will receive `GradeSaved` once running."""
         self._screens[name] = screen
         self.install_screen(screen, name)
-        return screen
 
     def action_show_screen(self, name: str) -> None:
         """Switch to the grade, audit or scores screen, closing any dialog first."""
         screen = self.named_screen(name)
-        if screen is None:
-            self.notify(f"The {name} screen is not available in this build.", severity="warning")
-            return
         while len(self.screen_stack) > 1 and isinstance(self.screen, ModalScreen):
             self.pop_screen()
         if self.screen is not screen:
             self.switch_screen(screen)
 
     def action_help(self) -> None:
-        """Open the list of keys, or close it when it is open."""
-        if self.screen is self._screens["help"]:
-            self.pop_screen()
-        else:
+        """Open the list of keys (the help screen closes itself)."""
+        if self.screen is not self._screens["help"]:
             self.push_screen("help")
 
     def queue_for_grading(self, query_id: str, doc_id: str) -> None:

@@ -98,6 +98,14 @@ class GradingSession:
         at = flat.index(start)
         return flat[at + 1 :] + flat[: at + 1]
 
+    def goto(self, query_id: str, doc_id: str) -> Item | None:
+        """The given document, if it is in the plan; else stay put."""
+        qi = self._query_index.get(query_id)
+        di = self._doc_index.get((query_id, doc_id))
+        if qi is None or di is None:
+            return self.current
+        return self._go((qi, di))
+
     def step(self, delta: int) -> Item | None:
         """The next (+1) or previous (-1) document, across query boundaries; stays
         put at either end."""

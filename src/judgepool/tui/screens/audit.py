@@ -11,8 +11,8 @@ and zero-IDCG queries).
 
 Bindings (also in the footer):
 
-- ``enter`` on a hole sends it to grading (``app.queue_for_grading``);
-  ``enter`` on a query moves to its holes;
+- ``j`` (or ``enter`` on a hole) sends the highlighted unjudged document to
+  grading (``app.queue_for_grading``); ``enter`` on a query moves to its holes;
 - ``h`` jumps to the first hole of the worst query that has one;
 - ``c`` changes the contract; ``f5`` audits again.
 
@@ -53,6 +53,7 @@ from judgepool.tui.widgets.audit_findings import (
     HoleTable,
 )
 from judgepool.tui.widgets.score_contract import ContractBar, ContractDialog
+from judgepool.tui.widgets.score_format import message as message_text
 from judgepool.tui.widgets.score_host import host
 
 
@@ -96,10 +97,19 @@ class AuditScreen(Screen[None]):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "judge_hole", "Judge this hole"),
-        Binding("h", "next_hole", "Next hole"),
-        Binding("c", "edit_contract", "Contract"),
-        Binding("f5", "recompute", "Re-audit"),
+        Binding(
+            "j",
+            "judge_hole",
+            "judge hole",
+            tooltip="Send the highlighted unjudged document to grading",
+        ),
+        Binding(
+            "h", "next_hole", "next hole", tooltip="Go to the worst query's first unjudged document"
+        ),
+        Binding(
+            "c", "edit_contract", "contract", tooltip="Change the contract; everything recomputes"
+        ),
+        Binding("f5", "recompute", "re-audit", tooltip="Audit and score the run again"),
     ]
 
     @dataclass
@@ -250,7 +260,7 @@ class AuditScreen(Screen[None]):
     def on_audit_screen_failed(self, message: Failed) -> None:
         if message.run is not None and message.run != self.run:
             return
-        self._set_status(Text(literal(message.error), style="bold red"))
+        self._set_status(message_text(message.error, "bold red"))
 
     def on_audit_screen_audited(self, message: Audited) -> None:
         audit = message.audit
@@ -264,7 +274,7 @@ class AuditScreen(Screen[None]):
         self._show_query(table.current_query)
         status = Text(
             f"judgments digest {audit.qrels_digest[:12]}   "
-            "enter on an unjudged document sends it to grading",
+            "j (or enter on an unjudged document) sends it to grading",
             style="dim",
         )
         self._set_status(status)
@@ -284,7 +294,7 @@ class AuditScreen(Screen[None]):
         except KeyError:
             query = None
         holes.show(query)
-        self.query_one(AuditDetails).show(audit.report, query_id)
+        self.query_one(AuditDetails).show(audit.report, query)
 
     def _set_status(self, text: Text) -> None:
         self.query_one("#audit-status", Static).update(text)

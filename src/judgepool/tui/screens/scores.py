@@ -54,6 +54,7 @@ from judgepool.tui.messages import GradeSaved
 from judgepool.tui.widgets.score_compare import ComparisonScreen
 from judgepool.tui.widgets.score_contract import ContractBar, ContractDialog
 from judgepool.tui.widgets.score_drilldown import DrilldownScreen
+from judgepool.tui.widgets.score_format import message as message_text
 from judgepool.tui.widgets.score_histogram import NdcgHistogram
 from judgepool.tui.widgets.score_host import host
 from judgepool.tui.widgets.score_runs import RunSummaryTable
@@ -82,12 +83,19 @@ class ScoresScreen(Screen[None]):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("o", "cycle_sort", "Sort by next column"),
-        Binding("r", "reverse_sort", "Reverse sort"),
-        Binding("d", "drill_down", "Drill down"),
-        Binding("v", "compare", "Compare runs"),
-        Binding("c", "edit_contract", "Contract"),
-        Binding("f5", "recompute", "Recompute"),
+        Binding("o", "cycle_sort", "sort", tooltip="Sort the per-query table by the next column"),
+        Binding("r", "reverse_sort", "reverse", tooltip="Reverse the per-query table's order"),
+        Binding(
+            "d",
+            "drill_down",
+            "drill down",
+            tooltip="The highlighted query's ranked list with grades, beside the ideal list",
+        ),
+        Binding("v", "compare", "compare", tooltip="Compare two runs query by query"),
+        Binding(
+            "c", "edit_contract", "contract", tooltip="Change the contract; everything recomputes"
+        ),
+        Binding("f5", "recompute", "recompute", tooltip="Score every run again"),
     ]
 
     @dataclass
@@ -192,7 +200,7 @@ class ScoresScreen(Screen[None]):
         if message.contract != host(self.app).contract:
             return
         self._error = message.error
-        self._set_status(Text(literal(message.error), style="bold red"))
+        self._set_status(message_text(message.error, "bold red"))
 
     def on_scores_screen_scored(self, message: Scored) -> None:
         board = message.board
@@ -230,7 +238,7 @@ class ScoresScreen(Screen[None]):
         if scored is None:
             table.show(None)
             histogram.clear()
-            self._set_status(Text(literal(score.refusal or "refused"), style="red"))
+            self._set_status(message_text(score.refusal or "refused", "red"))
             return
         evaluation = scored.evaluation
         table.show(evaluation)
@@ -282,9 +290,7 @@ class ScoresScreen(Screen[None]):
                 result = drill_down(ws, run, query, contract)
         except JudgepoolError as exc:
             if not worker.is_cancelled:
-                self.app.call_from_thread(
-                    self.notify, str(exc), severity="error", markup=False
-                )
+                self.app.call_from_thread(self.notify, str(exc), severity="error", markup=False)
             return
         if not worker.is_cancelled:
             self.post_message(self.DrilledDown(result))

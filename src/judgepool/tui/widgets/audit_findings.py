@@ -18,15 +18,16 @@ IDs are data: every cell and line here is a `Text` made through `literal`.
 
 from __future__ import annotations
 
-from typing import Final
+from typing import ClassVar, Final
 
 from rich.text import Text
+from textual.binding import Binding, BindingType
 from textual.widgets import DataTable, Static
 
 from judgepool.core.audit import FINDING_KINDS, AuditReport
 from judgepool.display import literal
 from judgepool.services.review import QueryAudit, RunAudit
-from judgepool.tui.widgets.score_format import count, data, flag, number
+from judgepool.tui.widgets.score_format import count, data, fill_table, flag, number
 
 # Entries of one list shown in the details before "… and N more".
 SHOWN: Final = 8
@@ -52,9 +53,8 @@ def summary_text(audit: RunAudit) -> Text:
     text.append("   score ", style="dim")
     evaluation = audit.score.evaluation
     if evaluation is None:
-        first = (audit.score.refusal or "refused").splitlines()[0]
         text.append("refused by the contract: ", style="bold red")
-        text.append(literal(first), style="red")
+        text.append(literal(audit.score.reason or "refused"), style="red")
     else:
         s = evaluation.summary
         text.append(f"nDCG@{k} {_fmt(s.ndcg)}", style="bold cyan")
@@ -116,24 +116,23 @@ class AuditQueryTable(DataTable[Text]):
 
     def show(self, audit: RunAudit, keep: str | None = None) -> None:
         k = audit.report.k
-        self.clear(columns=True)
-        for key, label in (
-            ("query", "query"),
-            ("status", "status"),
-            ("judged", f"judged@{k}"),
-            ("holes", f"unjudged@{k}"),
-            ("duplicates", "duplicates"),
-            ("ties", "ties"),
-            ("rank", "rank≠score"),
-            ("short", f"short (<{k})"),
-            ("zero", "zero-IDCG"),
-            ("ndcg", f"nDCG@{k}"),
-        ):
-            self.add_column(Text(label, style="bold"), key=key)
-        ids = []
-        for query in audit.queries:
-            self.add_row(*query_cells(query), key=query.query_id)
-            ids.append(query.query_id)
+        columns = [
+            (key, Text(label, style="bold"))
+            for key, label in (
+                ("query", "query"),
+                ("status", "status"),
+                ("judged", f"judged@{k}"),
+                ("holes", f"unjudged@{k}"),
+                ("duplicates", "duplicates"),
+                ("ties", "ties"),
+                ("rank", "rank≠score"),
+                ("short", f"short (<{k})"),
+                ("zero", "zero-IDCG"),
+                ("ndcg", f"nDCG@{k}"),
+            )
+        ]
+        fill_table(self, columns, [(q.query_id, query_cells(q)) for q in audit.queries])
+        ids = [q.query_id for q in audit.queries]
         if keep is not None and keep in ids:
             self.move_cursor(row=ids.index(keep), scroll=True)
 
@@ -146,7 +145,18 @@ class AuditQueryTable(DataTable[Text]):
 
 
 class HoleTable(DataTable[Text]):
-    """The unjudged documents in the top k of one query."""
+    """The unjudged documents in the top k of one query; enter selects one
+    (the screen sends it to grading)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding(
+            "enter",
+            "select_cursor",
+            "judge hole",
+            show=True,
+            tooltip="Send this unjudged document to grading",
+        ),
+    ]
 
     DEFAULT_CSS = """
     HoleTable {
@@ -161,18 +171,20 @@ class HoleTable(DataTable[Text]):
         self._docs: list[str] = []
 
     def show(self, query: QueryAudit | None) -> None:
-        self.clear(columns=True)
-        self.add_column(Text("rank", style="bold"), key="rank")
-        self.add_column(Text("unjudged document", style="bold"), key="doc")
         self.query_id = query.query_id if query is not None else None
-        self._docs = []
-        if query is None:
-            return
-        for hole in query.holes:
-            self.add_row(
-                Text(str(hole.rank), justify="right"), data(hole.doc_id), key=str(hole.rank)
-            )
-            self._docs.append(hole.doc_id)
+        holes = query.holes if query is not None else ()
+        self._docs = [hole.doc_id for hole in holes]
+        fill_table(
+            self,
+            [
+                ("rank", Text("rank", style="bold")),
+                ("doc", Text("unjudged document", style="bold")),
+            ],
+            [
+                (str(hole.rank), [Text(str(hole.rank), justify="right"), data(hole.doc_id)])
+                for hole in holes
+            ],
+        )
 
     @property
     def current_hole(self) -> tuple[str, str] | None:
@@ -184,46 +196,62 @@ class HoleTable(DataTable[Text]):
 
 
 def _more(shown: int, total: int) -> str:
-    return f"\n  … and {total - shown} more" if total > shown else ""
+    return f"  … and {total - shown} more\n" if total > shown else ""
 
 
-def details_text(report: AuditReport, query_id: str | None) -> Text:
+def _query_lines(report: AuditReport, query: QueryAudit) -> Text:
+    """Every finding entry of one query, a line each."""
+    findings = report.findings
+    k = report.k
+    text = Text()
+    text.append("query ", style="dim")
+    text.append(literal(query.query_id), style="bold")
+    text.append("\n")
+    if query.status == "unknown":
+        text.append("  unknown: the judgments know nothing of this query\n", style="bold red")
+    if query.status == "missing":
+        text.append("  missing: judged, but the run did not return it\n", style="bold yellow")
+    if query.holes:
+        text.append(f"  {len(query.holes)} unjudged in the top {k}\n", style="yellow")
+    if query.short:
+        text.append(f"  short list: {query.returned} returned (fewer than k={k})\n", style="yellow")
+    if query.zero_idcg:
+        text.append("  zero IDCG: no judged document has a positive grade\n", style="yellow")
+    ties = [t for t in findings.ties if t.query_id == query.query_id]
+    for tie in ties[:SHOWN]:
+        text.append(f"  tie at score {tie.score:g}: ", style="yellow")
+        text.append(literal(", ".join(tie.doc_ids)))
+        if tie.crosses_cutoff:
+            text.append(f"  (crosses the cutoff {k})", style="bold yellow")
+        text.append("\n")
+    text.append(_more(SHOWN, len(ties)))
+    duplicates = [d for d in findings.duplicates if d.query_id == query.query_id]
+    for duplicate in duplicates[:SHOWN]:
+        text.append("  duplicate ", style="yellow")
+        text.append(literal(duplicate.doc_id))
+        text.append(f" at lines {', '.join(map(str, duplicate.lines))}\n")
+    text.append(_more(SHOWN, len(duplicates)))
+    for disagreement in findings.rank_disagreements:
+        if disagreement.query_id == query.query_id:
+            text.append("  rank column disagrees with the scores", style="yellow")
+            text.append(f" on {disagreement.involved} line(s), e.g. lines ")
+            text.append(", ".join(map(str, disagreement.lines[:SHOWN])) + "\n")
+    if not query.finding_kinds:
+        text.append("  nothing to report\n", style="green")
+    return text
+
+
+def details_text(report: AuditReport, query: QueryAudit | None) -> Text:
     """The findings of one query, then the run-wide lists."""
     findings = report.findings
-    text = Text()
-    if query_id is not None:
-        text.append("query ", style="dim")
-        text.append(literal(query_id), style="bold")
-        text.append("\n")
-        ties = [t for t in findings.ties if t.query_id == query_id]
-        for tie in ties[:SHOWN]:
-            text.append(f"  tie at score {tie.score:g}: ", style="yellow")
-            text.append(literal(", ".join(tie.doc_ids)))
-            if tie.crosses_cutoff:
-                text.append(f"  (crosses the cutoff {report.k})", style="bold yellow")
-            text.append("\n")
-        text.append(_more(SHOWN, len(ties)))
-        duplicates = [d for d in findings.duplicates if d.query_id == query_id]
-        for duplicate in duplicates[:SHOWN]:
-            text.append("  duplicate ", style="yellow")
-            text.append(literal(duplicate.doc_id))
-            text.append(f" at lines {', '.join(map(str, duplicate.lines))}\n")
-        text.append(_more(SHOWN, len(duplicates)))
-        for disagreement in findings.rank_disagreements:
-            if disagreement.query_id == query_id:
-                text.append("  rank column disagrees with the scores", style="yellow")
-                text.append(f" on {disagreement.involved} line(s), e.g. ")
-                text.append(", ".join(map(str, disagreement.lines[:SHOWN])) + "\n")
-        if not (ties or duplicates) and query_id not in {
-            d.query_id for d in findings.rank_disagreements
-        }:
-            text.append("  no ties, duplicates or rank disagreements\n", style="dim")
+    text = _query_lines(report, query) if query is not None else Text()
     text.append("run ", style="dim")
     text.append(f"bad lines {len(findings.bad_lines)}", style="bold" if findings.bad_lines else "")
     for bad in findings.bad_lines[:SHOWN]:
         text.append(f"\n  line {bad.line}: ")
         text.append(literal(bad.message))
-    text.append(_more(SHOWN, len(findings.bad_lines)))
+    if len(findings.bad_lines) > SHOWN:
+        text.append(f"\n  … and {len(findings.bad_lines) - SHOWN} more")
     for label, ids in (
         ("unknown queries", findings.unknown_queries),
         ("missing queries", findings.missing_queries),
@@ -250,5 +278,5 @@ class AuditDetails(Static):
     }
     """
 
-    def show(self, report: AuditReport, query_id: str | None) -> None:
-        self.update(details_text(report, query_id))
+    def show(self, report: AuditReport, query: QueryAudit | None) -> None:
+        self.update(details_text(report, query))

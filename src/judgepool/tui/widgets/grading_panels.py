@@ -152,6 +152,4 @@ class GradingProgress(Vertical):
     def show(self, query: tuple[int, int], overall: tuple[int, int]) -> None:
         for name, (done, total) in (("query", query), ("overall", overall)):
             self.query_one(f"#{name}-bar", ProgressBar).update(total=max(total, 1), progress=done)
-            self.query_one(f"#{name}-count", Label).update(
-                Text(f" {done:,} of {total:,} judged")
-            )
+            self.query_one(f"#{name}-count", Label).update(Text(f" {done:,} of {total:,} judged"))

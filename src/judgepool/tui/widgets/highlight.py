@@ -22,9 +22,11 @@ _WORD: Final = re.compile(r"\w+")
 
 # Words too common to be worth highlighting in a passage.
 _STOPWORDS: Final = frozenset(
-    """a an and are as at be by can do does did for from how i in is it its me my of
-    on or that the their there this to was were what when where which who why will
-    with you your vs""".split()
+    _WORD.findall(
+        """a an and are as at be by can do does did for from how i in is it its me my of
+        on or that the their there this to was were what when where which who why will
+        with you your vs"""
+    )
 )
 
 _SUFFIXES: Final = ("ing", "es", "ed", "s")

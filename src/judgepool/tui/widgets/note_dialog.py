@@ -6,9 +6,11 @@ None on Escape.
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
@@ -19,7 +21,7 @@ from judgepool.tui.widgets.highlight import literal_text
 class NoteDialog(ModalScreen[str | None]):
     """Asks for a note about one document; the caller saves it."""
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "cancel")]
 
     def __init__(self, doc_id: str, existing: str = "") -> None:
         super().__init__()
@@ -31,7 +33,12 @@ class NoteDialog(ModalScreen[str | None]):
             title = Text("Note on ")
             title.append_text(literal_text(self._doc_id, style="bold"))
             yield Static(title, markup=False)
-            yield Input(value=self._existing, placeholder="why this grade…", id="note-input")
+            yield Input(
+                value=self._existing,
+                placeholder="why this grade…",
+                select_on_focus=False,
+                id="note-input",
+            )
             yield Static(Text("Enter saves · Escape cancels", style="dim"), markup=False)
 
     def on_mount(self) -> None:

@@ -22,7 +22,7 @@ from textual.widgets import DataTable, Footer, Static
 from judgepool.display import literal
 from judgepool.services.review import Comparison, compare_runs
 from judgepool.services.scoring import ScoredRun
-from judgepool.tui.widgets.score_format import data, number, signed
+from judgepool.tui.widgets.score_format import data, fill_table, number, signed
 
 OUTCOME_STYLE = {"win": "green", "loss": "red", "tie": "", "n/a": "dim"}
 
@@ -76,10 +76,10 @@ class ComparisonScreen(ModalScreen[None]):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "close", "Close"),
-        Binding("right_square_bracket", "next_b", "Next run B"),
-        Binding("left_square_bracket", "previous_b", "Previous run B"),
-        Binding("x", "swap", "Swap A/B"),
+        Binding("escape", "close", "close", tooltip="Back to the scores"),
+        Binding("right_square_bracket", "next_b", "next B", key_display="]"),
+        Binding("left_square_bracket", "previous_b", "previous B", key_display="["),
+        Binding("x", "swap", "swap A/B", tooltip="Swap runs A and B"),
     ]
 
     def __init__(self, runs: Sequence[ScoredRun], a: int = 0, b: int = 1) -> None:
@@ -109,24 +109,30 @@ class ComparisonScreen(ModalScreen[None]):
         k = a.contract.k
         self.query_one("#compare-heading", Static).update(comparison_heading(self.comparison, k))
         table: DataTable[Text] = self.query_one("#compare-table", DataTable)
-        table.clear(columns=True)
-        for key, label in (
-            ("query", "query"),
-            ("a", f"A nDCG@{k}"),
-            ("b", f"B nDCG@{k}"),
-            ("difference", "A − B"),
-            ("outcome", "A"),
-        ):
-            table.add_column(Text(label, style="bold"), key=key)
-        for row in self.comparison.rows:
-            table.add_row(
-                data(row.query_id),
-                number(row.a),
-                number(row.b),
-                signed(row.difference),
-                Text(row.outcome, style=OUTCOME_STYLE[row.outcome]),
-                key=row.query_id,
+        columns = [
+            (key, Text(label, style="bold"))
+            for key, label in (
+                ("query", "query"),
+                ("a", f"A nDCG@{k}"),
+                ("b", f"B nDCG@{k}"),
+                ("difference", "A − B"),
+                ("outcome", "A"),
             )
+        ]
+        rows = [
+            (
+                row.query_id,
+                [
+                    data(row.query_id),
+                    number(row.a),
+                    number(row.b),
+                    signed(row.difference),
+                    Text(row.outcome, style=OUTCOME_STYLE[row.outcome]),
+                ],
+            )
+            for row in self.comparison.rows
+        ]
+        fill_table(table, columns, rows)
 
     def _step_b(self, step: int) -> None:
         count = len(self.runs)

@@ -141,8 +141,8 @@ class ContractDialog(ModalScreen[Contract | None]):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "cancel", "Cancel"),
-        Binding("ctrl+s", "apply", "Apply"),
+        Binding("escape", "cancel", "cancel", tooltip="Close without changing the contract"),
+        Binding("ctrl+s", "apply", "apply", tooltip="Apply the contract (enter in a field too)"),
     ]
 
     def __init__(self, contract: Contract) -> None:

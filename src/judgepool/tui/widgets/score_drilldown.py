@@ -25,7 +25,7 @@ from textual.widgets import DataTable, Footer, Static
 from judgepool.display import literal
 from judgepool.services.review import Drilldown, RankedRow
 from judgepool.tui.widgets.score_contract import contract_text
-from judgepool.tui.widgets.score_format import data, grade, number
+from judgepool.tui.widgets.score_format import data, fill_table, grade, number
 
 
 def _fmt(value: float | None) -> str:
@@ -83,25 +83,32 @@ def record_text(drilldown: Drilldown) -> Text:
 
 def fill_list(table: DataTable[Text], rows: tuple[RankedRow, ...], k: int) -> None:
     """Fill a ranked or ideal list table: position, document, grade, gain, contribution."""
-    table.clear(columns=True)
-    for key, label in (
-        ("position", "#"),
-        ("doc", "document"),
-        ("grade", "grade"),
-        ("gain", "gain"),
-        ("contribution", "gain×disc."),
-    ):
-        table.add_column(Text(label, style="bold"), key=key)
+    columns = [
+        (key, Text(label, style="bold"))
+        for key, label in (
+            ("position", "#"),
+            ("doc", "document"),
+            ("grade", "grade"),
+            ("gain", "gain"),
+            ("contribution", "gain×disc."),
+        )
+    ]
+    cells = []
     for row in rows:
         dim = "dim" if row.position > k else ""
-        table.add_row(
-            Text(str(row.position), style=dim, justify="right"),
-            data(row.doc_id, dim),
-            grade(row.grade),
-            number(row.gain, 2, style=dim),
-            number(row.contribution, style=dim),
-            key=str(row.position),
+        cells.append(
+            (
+                str(row.position),
+                [
+                    Text(str(row.position), style=dim, justify="right"),
+                    data(row.doc_id, dim),
+                    grade(row.grade),
+                    number(row.gain, 2, style=dim),
+                    number(row.contribution, style=dim),
+                ],
+            )
         )
+    fill_table(table, columns, cells)
 
 
 class DrilldownScreen(ModalScreen[None]):
@@ -139,7 +146,7 @@ class DrilldownScreen(ModalScreen[None]):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "close", "Close"),
+        Binding("escape", "close", "close", tooltip="Back to the scores"),
     ]
 
     def __init__(self, drilldown: Drilldown) -> None:
@@ -154,14 +161,10 @@ class DrilldownScreen(ModalScreen[None]):
             yield Static(record_text(self.drilldown), id="drill-record")
             with Horizontal():
                 with Vertical():
-                    yield Static(
-                        Text(f"ranked list (top {k} count)"), classes="list-title"
-                    )
+                    yield Static(Text(f"ranked list (top {k} count)"), classes="list-title")
                     yield DataTable[Text](id="drill-ranked", cursor_type="row")
                 with Vertical():
-                    yield Static(
-                        Text(f"ideal list ({universe} universe)"), classes="list-title"
-                    )
+                    yield Static(Text(f"ideal list ({universe} universe)"), classes="list-title")
                     yield DataTable[Text](id="drill-ideal", cursor_type="row")
             yield Footer()
 

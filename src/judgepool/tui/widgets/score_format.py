@@ -9,8 +9,12 @@ line's format (4 decimals, ``-`` when undefined) so the app and
 
 from __future__ import annotations
 
-from rich.text import Text
+from collections.abc import Iterable, Sequence
 
+from rich.text import Text
+from textual.widgets import DataTable
+
+from judgepool.display import literal
 from judgepool.tui.widgets.highlight import literal_text
 
 PLACES = 4
@@ -57,3 +61,36 @@ def data(text: str, style: str = "") -> Text:
 def plain(text: str, style: str = "") -> Text:
     """Fixed text of ours (labels, messages) that may contain data: never markup."""
     return literal_text(text, style)
+
+
+def message(text: str, style: str = "") -> Text:
+    """A message of several lines (an error naming IDs): each line shown
+    literally, the line breaks kept."""
+    return Text("\n".join(literal(line) for line in text.splitlines()), style=style)
+
+
+# The widest a column grows; longer data is cut with an ellipsis.
+MAX_COLUMN_WIDTH = 40
+
+
+def fill_table(
+    table: DataTable[Text],
+    columns: Sequence[tuple[str, Text]],
+    rows: Iterable[tuple[str, Sequence[Text]]],
+) -> None:
+    """Replace a table's columns and rows, each column as wide as its widest cell.
+
+    The widths are computed here rather than left to the table: a table
+    refilled while hidden under a dialog may otherwise render (and cache)
+    cells at the width of their header before it measures them.
+    """
+    materialised = [(key, list(cells)) for key, cells in rows]
+    widths = [label.cell_len for _, label in columns]
+    for _, cells in materialised:
+        for index, cell in enumerate(cells):
+            widths[index] = max(widths[index], cell.cell_len)
+    table.clear(columns=True)
+    for (key, label), width in zip(columns, widths, strict=True):
+        table.add_column(label, key=key, width=min(width, MAX_COLUMN_WIDTH))
+    for key, cells in materialised:
+        table.add_row(*cells, key=key)

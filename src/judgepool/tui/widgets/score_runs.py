@@ -13,7 +13,7 @@ from rich.text import Text
 from textual.widgets import DataTable
 
 from judgepool.services.review import RunScore, Scoreboard
-from judgepool.tui.widgets.score_format import count, data, number, plain
+from judgepool.tui.widgets.score_format import count, data, fill_table, number, plain
 
 
 def summary_columns(k: int) -> list[tuple[str, str]]:
@@ -39,7 +39,7 @@ def summary_cells(score: RunScore) -> list[Text]:
     """The cells of one run's row, in `summary_columns` order."""
     evaluation = score.evaluation
     if evaluation is None:
-        reason = (score.refusal or "refused").splitlines()[0]
+        reason = score.reason or "refused"
         blanks = [Text("")] * 10
         return [
             data(score.run),
@@ -80,11 +80,11 @@ class RunSummaryTable(DataTable[Text]):
 
     def show(self, board: Scoreboard, keep: str | None = None) -> None:
         """Fill the table from ``board``, keeping the cursor on the run ``keep``."""
-        self.clear(columns=True)
-        for key, label in summary_columns(board.contract.k):
-            self.add_column(Text(label, style="bold"), key=key)
-        for score in board.runs:
-            self.add_row(*summary_cells(score), key=score.run)
+        fill_table(
+            self,
+            [(key, Text(label, style="bold")) for key, label in summary_columns(board.contract.k)],
+            [(score.run, summary_cells(score)) for score in board.runs],
+        )
         if keep is not None and keep in board.names:
             self.move_cursor(row=board.names.index(keep))
 

@@ -17,7 +17,7 @@ from textual.widgets import DataTable
 
 from judgepool.core.types import Evaluation, QueryResult
 from judgepool.services.review import SORT_KEYS, inflation, sort_results
-from judgepool.tui.widgets.score_format import data, flag, number, signed
+from judgepool.tui.widgets.score_format import data, fill_table, flag, number, signed
 
 # Every sortable column: the key of `SORT_KEYS` and its label (k filled in).
 COLUMNS: Final[tuple[tuple[str, str], ...]] = (
@@ -121,16 +121,15 @@ class PerQueryTable(DataTable[Text]):
 
     def _refill(self) -> None:
         keep = self.current_query
-        self.clear(columns=True)
+        columns = []
         for key, label in COLUMNS:
             title = Text(label.format(k=self._k), style="bold")
             if key == self.sort_key:
                 title.append(" ▼" if self.descending else " ▲", style="bold yellow")
-            self.add_column(title, key=key)
-        self.add_column(Text("note", style="bold"), key=NOTE_COLUMN)
+            columns.append((key, title))
+        columns.append((NOTE_COLUMN, Text("note", style="bold")))
         ordered = sort_results(self._results, self.sort_key, descending=self.descending)
-        for result in ordered:
-            self.add_row(*row_cells(result), key=result.query_id)
+        fill_table(self, columns, [(result.query_id, row_cells(result)) for result in ordered])
         if keep is not None:
             ids = [r.query_id for r in ordered]
             if keep in ids:

@@ -1,0 +1,59 @@
+"""The commands that open the app: ``judgepool demo`` and ``judgepool tui``.
+
+``judgepool`` with no command runs ``demo``: it builds
+``workspaces/demo.sqlite`` from ``sample_data/`` on first use and opens it.
+The workspace is opened (and checked) before the app starts, so a wrong path
+is an error message and exit code 2, never a half-drawn screen.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from judgepool.cli import main
+from judgepool.services import workspace as services
+
+ANNOTATOR_HELP = "Who is grading (default: the login name)."
+
+
+def _run_app(workspace: Path, annotator: str | None) -> None:
+    from judgepool.tui.app import create_app
+
+    app = create_app(workspace, annotator or services.default_annotator())
+    try:
+        app.run()
+    finally:
+        app.close_workspace()
+
+
+@main.command()
+@click.option("--annotator", metavar="NAME", help=ANNOTATOR_HELP)
+def demo(annotator: str | None) -> None:
+    """Open the app on the demo workspace, building it from sample_data on first use."""
+    from judgepool.services.demo import ensure_demo_workspace
+
+    def step(text: str) -> None:
+        if sys.stderr.isatty():
+            click.echo(f"demo workspace: {text}", err=True)
+
+    _run_app(ensure_demo_workspace(on_step=step), annotator)
+
+
+@main.command()
+@click.argument("workspace", required=False)
+@click.option("--annotator", metavar="NAME", help=ANNOTATOR_HELP)
+def tui(workspace: str | None, annotator: str | None) -> None:
+    """Open the app on WORKSPACE (default: the demo workspace).
+
+    A bare name (no slash, no suffix) means workspaces/NAME.sqlite.
+    """
+    if workspace is None:
+        from judgepool.services.demo import ensure_demo_workspace
+
+        path = ensure_demo_workspace()
+    else:
+        path = services.resolve_workspace_path(workspace)
+    _run_app(path, annotator)

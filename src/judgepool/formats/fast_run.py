@@ -1,0 +1,612 @@
+"""Reading a TREC run into columns, fast: `RunColumns` and `read_run_columns`.
+
+The reference reader (`formats.trec.read_run`) builds one `RunEntry` per line,
+which takes about half a minute on a seven-million-line run. This reader gives
+the same lines as columns (pyarrow strings for the IDs, numpy for the numbers)
+and accepts exactly what the reference accepts, raising the same `InputError`
+(file and line) on the first bad line.
+
+How, in three tiers, each used only when the one before cannot vouch for the
+input:
+
+1. The file streams through pyarrow's CSV parser (a single space the only
+   separator), read by a small file object that hashes every byte for the
+   digest and scans it for what the parser would read differently from the
+   reference: tabs, carriage returns not before a newline, a byte order mark,
+   comment marks, hexadecimal ranks (pyarrow reads ``0x10`` as 16). All six
+   columns are checked: the ``Q0`` and tag columns are typed null with the
+   first line's two values as the only null spellings, so any other value (an
+   empty one from a doubled or trailing space included) fails the parse for
+   almost nothing. The whole file is never held in memory, and the parser's
+   threads overlap reading, hashing and parsing.
+2. Otherwise the file is read into memory and handled block by block (about
+   8 MB of whole lines each): the parser again, first on the block as it is,
+   then on the block with its separators regularised (tabs and runs of spaces
+   made single spaces, leading and trailing blanks removed: the tokens the
+   reference splits out, joined by single spaces).
+3. A block that still fails is read line by line with the reference's own
+   helpers (`iter_data_lines`, `parse_run_line`), into columns. Comments, blank
+   lines and every error end up here, so errors carry the reference's message.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import os
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any, Final
+
+import numpy as np
+import numpy.typing as npt
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.csv as pa_csv
+
+from judgepool.core.errors import InputError
+from judgepool.formats.trec import (
+    GZIP_MAGIC,
+    iter_data_lines,
+    parse_run_line,
+    read_bytes,
+)
+
+__all__ = ["ParsedRun", "RunColumns", "parse_run_bytes", "read_run_columns"]
+
+_NAMES: Final = ("query", "q0", "doc", "rank", "score", "tag")
+_BLOCK_BYTES: Final = 8 << 20
+_UTF8_BOM: Final = b"\xef\xbb\xbf"
+_INT64_MIN: Final = -(2**63)
+_INT64_MAX: Final = 2**63 - 1
+# A string column whose bytes would overflow 32-bit offsets becomes large_string.
+_STRING_LIMIT: Final = 2**31 - 1
+_CR, _LF, _SPACE, _ZERO = 13, 10, 32, 48
+
+
+@dataclass(frozen=True, eq=False)
+class RunColumns:
+    """A run as read, in source order, one entry per data line.
+
+    ``query_ids`` and ``doc_ids`` are pyarrow string (or, beyond 2 GB of text,
+    large_string) arrays without nulls; ``scores`` are finite float64 and
+    ``ranks`` int64 numpy arrays (possibly read-only views of arrow memory).
+    ``lines`` holds each entry's 1-based line number, or is None when entry
+    ``i`` is line ``i + 1`` (no comment or blank lines). ``digest`` is the
+    sha256 of the un-gzipped bytes (what `formats.trec.run_digest` gives).
+
+    A rank beyond the int64 range (the reference reader keeps it as a Python
+    int) is the one thing stored differently: every rank of such a file is
+    replaced by its position among the file's distinct ranks, which keeps the
+    order and the equalities, all that the rank column is used for.
+    """
+
+    path: str
+    query_ids: pa.Array
+    doc_ids: pa.Array
+    scores: npt.NDArray[np.float64]
+    ranks: npt.NDArray[np.int64]
+    lines: npt.NDArray[np.int64] | None
+    digest: str
+
+    def __len__(self) -> int:
+        return len(self.scores)
+
+    def line_numbers(self) -> npt.NDArray[np.int64]:
+        """Every entry's 1-based line number (materialised when ``lines`` is None)."""
+        if self.lines is not None:
+            return self.lines
+        return np.arange(1, len(self.scores) + 1, dtype=np.int64)
+
+
+@dataclass(frozen=True, eq=False)
+class ParsedRun:
+    """The columns of `RunColumns` without path and digest (see there)."""
+
+    query_ids: pa.Array
+    doc_ids: pa.Array
+    scores: npt.NDArray[np.float64]
+    ranks: npt.NDArray[np.int64]
+    lines: npt.NDArray[np.int64] | None
+
+
+def read_run_columns(path: str | Path) -> RunColumns:
+    """Read a run file (plain or gzip) into columns.
+
+    Accepts exactly what `formats.trec.read_run` accepts; the first bad line
+    raises the same `InputError` (same message, file and line).
+    """
+    name = str(path)
+    streamed = _read_streaming(path)
+    if streamed is not None:
+        block, digest = streamed
+        parsed = _whole(block)
+    else:
+        data = _read_file(path)
+        box: list[str] = []
+        # sha256 of the bytes (what `run_digest` computes, typed for bytes only),
+        # in a thread: hashlib releases the GIL, and so does pyarrow.
+        hasher = threading.Thread(
+            target=lambda: box.append(hashlib.sha256(data).hexdigest()), daemon=True
+        )
+        hasher.start()
+        try:
+            parsed = _parse_blocks(data, name, fast=True)
+        finally:
+            hasher.join()
+        digest = box[0]
+    return RunColumns(
+        path=name,
+        query_ids=parsed.query_ids,
+        doc_ids=parsed.doc_ids,
+        scores=parsed.scores,
+        ranks=parsed.ranks,
+        lines=parsed.lines,
+        digest=digest,
+    )
+
+
+def parse_run_bytes(data: bytes | bytearray, path: str, *, fast: bool = True) -> ParsedRun:
+    """The run in ``data`` (the un-gzipped bytes of the file ``path``) as columns.
+
+    ``fast=False`` skips the pyarrow tiers and reads every line with the
+    reference's helpers: the tests compare the two.
+    """
+    if fast:
+        whole = _parse_regular(data)
+        if whole is not None:
+            return _whole(whole)
+    return _parse_blocks(data, path, fast=fast)
+
+
+def _whole(block: _Block) -> ParsedRun:
+    return ParsedRun(
+        _combine_strings(block.query_ids),
+        _combine_strings(block.doc_ids),
+        block.scores,
+        _combine_ranks([block.ranks]),
+        None,
+    )
+
+
+def _read_file(path: str | Path) -> bytes | bytearray:
+    """The file's bytes, un-gzipped. A plain file is read straight into one
+    buffer of its size (``read()`` would briefly hold it twice); gzip, and any
+    error, go through the reference's `read_bytes` (same InputError)."""
+    try:
+        with open(path, "rb") as handle:
+            if handle.peek(2)[:2] == GZIP_MAGIC:
+                raise OSError("gzip")
+            size = os.fstat(handle.fileno()).st_size
+            buffer = bytearray(size)
+            view = memoryview(buffer)
+            filled = 0
+            while filled < size:
+                count = handle.readinto(view[filled:])
+                if not count:
+                    break
+                filled += count
+            view.release()
+            rest = handle.read()  # the file grew while being read
+    except OSError:
+        return read_bytes(path)
+    if filled < size:
+        del buffer[filled:]
+    if rest:
+        buffer += rest
+    return buffer
+
+
+# --------------------------------------------------------------------------- tier 1
+
+
+class _Irregular(Exception):
+    """Raised from inside the parser's reads to stop at the first sign that the
+    parser would read the file differently from the reference."""
+
+
+class _Scanner:
+    """What tier 1 must know about the bytes the parser sees, chunk by chunk."""
+
+    def __init__(self) -> None:
+        self.size = 0
+        self.irregular = False
+        self.comment_mark = False
+        self.ascii = True
+        self._tail = b""  # the previous chunk's last two bytes
+
+    def feed(self, chunk: bytes | bytearray) -> None:
+        if not chunk:
+            return
+        if (self.size == 0 and chunk.startswith(_UTF8_BOM)) or b"\t" in chunk:
+            self.irregular = True  # pyarrow drops a BOM; the reference splits at tabs
+        if b"#" in chunk:
+            self.comment_mark = True
+        if self.ascii and not chunk.isascii():
+            self.ascii = False
+        hex_mark = b"x" in chunk or b"X" in chunk
+        if hex_mark or b"\r" in chunk or self._tail.endswith(b"\r"):
+            text = np.frombuffer(self._tail + bytes(chunk), dtype=np.uint8)
+            skip = len(self._tail)
+            if hex_mark:
+                # a token starting "0x"/"0X" after a space: pyarrow reads that
+                # rank as hexadecimal, the reference refuses it
+                at = np.flatnonzero((text[skip:] == ord("x")) | (text[skip:] == ord("X"))) + skip
+                at = at[at >= 2]
+                if np.any((text[at - 1] == _ZERO) & (text[at - 2] == _SPACE)):
+                    self.irregular = True
+            # a carriage return not before a newline ends a line for pyarrow,
+            # not for the reference (one at the very end of the file is fine)
+            at = np.flatnonzero(text[:-1] == _CR)
+            if np.any(text[at + 1] != _LF):
+                self.irregular = True
+        self._tail = bytes(chunk[-2:]) if len(chunk) >= 2 else self._tail[-1:] + bytes(chunk)
+        self.size += len(chunk)
+
+
+class _Stream:
+    """A read-only file object for pyarrow that hashes and scans what it reads."""
+
+    def __init__(self, raw: IO[bytes]) -> None:
+        self._raw = raw
+        self.hash = hashlib.sha256()
+        self.scan = _Scanner()
+        self.closed = False
+        prefix = raw.read(1 << 16)
+        while b"\n" not in prefix and len(prefix) < (4 << 20):
+            more = raw.read(1 << 16)
+            if not more:
+                break
+            prefix += more
+        self._prefix = prefix
+        self.tokens = _first_line_tokens(prefix)
+
+    def read(self, size: int = -1) -> bytes:
+        if self._prefix:
+            cut = len(self._prefix) if size < 0 else min(size, len(self._prefix))
+            chunk, self._prefix = self._prefix[:cut], self._prefix[cut:]
+        else:
+            chunk = self._raw.read(size) if size >= 0 else self._raw.read()
+        self.hash.update(chunk)
+        self.scan.feed(chunk)
+        if self.scan.irregular:
+            raise _Irregular
+        return chunk
+
+    def drain(self) -> None:
+        """Read (hash and scan) whatever the parser left."""
+        while self.read(1 << 20):
+            pass
+
+    def readable(self) -> bool:
+        return True
+
+    def seekable(self) -> bool:
+        return False
+
+    def writable(self) -> bool:
+        return False
+
+    def close(self) -> None:
+        self.closed = True
+
+
+def _read_streaming(path: str | Path) -> tuple[_Block, str] | None:
+    """Tier 1 on a file: its columns and digest, or None."""
+    for binary_text in (False, True):
+        try:
+            with open(path, "rb") as handle:
+                raw: IO[bytes] = handle
+                if handle.peek(2)[:2] == GZIP_MAGIC:
+                    raw = gzip.GzipFile(fileobj=handle)  # type: ignore[assignment]
+                stream = _Stream(raw)
+                if not binary_text and stream.tokens is None:
+                    continue
+                table = _arrow_read(stream, None if binary_text else stream.tokens)
+                if table is None:
+                    continue
+                stream.drain()
+        except (OSError, EOFError, ValueError, _Irregular):
+            return None  # unreadable, bad gzip: tier 2 reports it as the reference does
+        if stream.scan.irregular:
+            return None
+        block = _vouch(table, stream.scan, binary_text)
+        if block is None and not binary_text:
+            continue
+        return None if block is None else (block, stream.hash.hexdigest())
+    return None
+
+
+def _parse_regular(data: bytes | bytearray) -> _Block | None:
+    """Tier 1 on bytes in memory: their columns if the parser reads them exactly
+    as the reference would, else None (nothing wrong is implied)."""
+    scan = _Scanner()
+    scan.feed(data)
+    if scan.irregular or not data:
+        return None
+    tokens = _first_line_tokens(data)
+    for binary_text in (False, True):
+        if not binary_text and tokens is None:
+            continue
+        table = _arrow_read(pa.py_buffer(data), None if binary_text else tokens)
+        if table is None:
+            continue
+        block = _vouch(table, scan, binary_text)
+        if block is not None:
+            return block
+    return None
+
+
+def _first_line_tokens(data: bytes | bytearray) -> tuple[bytes, bytes] | None:
+    """The Q0 and tag values of the first line, if it is a plain six-column line."""
+    end = data.find(b"\n")
+    first = data if end < 0 else data[:end]
+    if first.endswith(b"\r"):
+        first = first[:-1]
+    parts = first.split(b" ")
+    if len(parts) != 6 or not all(parts):
+        return None
+    try:
+        parts[1].decode("utf-8")
+        parts[5].decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    return bytes(parts[1]), bytes(parts[5])
+
+
+def _arrow_read(source: Any, q0_tag: tuple[bytes, bytes] | None) -> pa.Table | None:
+    """pyarrow's parse of ``source`` as single-space separated six-column lines.
+
+    With ``q0_tag``, the Q0 and tag columns are typed null with those two values
+    as the only null spellings: a line with any other value (an empty one from a
+    doubled or trailing space included) fails the parse. Without, they are read
+    as binary, for `_vouch` to check.
+    """
+    text_columns = pa.binary() if q0_tag is None else pa.null()
+    convert = pa_csv.ConvertOptions(
+        include_columns=list(_NAMES),
+        column_types={
+            "query": pa.string(),
+            "q0": text_columns,
+            "doc": pa.string(),
+            "rank": pa.int64(),
+            "score": pa.float64(),
+            "tag": text_columns,
+        },
+        null_values=[] if q0_tag is None else [t.decode("utf-8") for t in q0_tag],
+        true_values=[],
+        false_values=[],
+        strings_can_be_null=False,
+        quoted_strings_can_be_null=False,
+        check_utf8=True,
+    )
+    try:
+        return pa_csv.read_csv(
+            source,
+            read_options=pa_csv.ReadOptions(column_names=list(_NAMES), use_threads=True),
+            parse_options=pa_csv.ParseOptions(
+                delimiter=" ",
+                quote_char=False,
+                escape_char=False,
+                double_quote=False,
+                newlines_in_values=False,
+                ignore_empty_lines=False,
+            ),
+            convert_options=convert,
+        )
+    except (pa.ArrowException, ValueError, OSError, EOFError, _Irregular):
+        return None
+
+
+def _vouch(table: pa.Table, scan: _Scanner, binary_text: bool) -> _Block | None:
+    """The parsed table as columns, if nothing shows it differs from the
+    reference's reading; else None."""
+    if table.column("score").null_count or table.column("rank").null_count:
+        # the null spellings apply to the numeric columns too: a score or rank
+        # spelled like the Q0 or tag value read as null
+        return None
+    if binary_text:
+        for column in ("q0", "tag"):
+            values = table.column(column)
+            if len(values) and pc.min(pc.binary_length(values)).as_py() == 0:
+                return None
+            if not scan.ascii:
+                try:
+                    values.cast(pa.string())
+                except (pa.ArrowException, ValueError):
+                    return None
+    query_ids = table.column("query")
+    doc_ids = table.column("doc")
+    for ids in (query_ids, doc_ids):
+        if len(ids) and pc.min(pc.binary_length(ids)).as_py() == 0:
+            return None  # a leading space (empty first column) or a doubled one
+    if scan.comment_mark and pc.any(pc.starts_with(query_ids, "#")).as_py():
+        return None  # comment lines: the reference skips them
+    # One contiguous buffer each, allocated by pyarrow (whose pool still holds
+    # the parser's freed memory), seen by numpy without a copy.
+    scores = _numeric(table.column("score"), np.float64)
+    if not np.isfinite(scores).all():
+        return None
+    ranks = _numeric(table.column("rank"), np.int64)
+    return _Block(query_ids.chunks, doc_ids.chunks, scores, ranks, None)
+
+
+def _numeric(column: pa.ChunkedArray, dtype: type[np.generic]) -> npt.NDArray[Any]:
+    """A null-free numeric column as one numpy array (a view of arrow memory)."""
+    chunks = column.chunks
+    if not chunks:
+        return np.zeros(0, dtype=dtype)
+    whole = chunks[0] if len(chunks) == 1 else pa.concat_arrays(chunks)
+    return np.asarray(whole.to_numpy(zero_copy_only=True), dtype=dtype)
+
+
+# --------------------------------------------------------------------------- tiers 2, 3
+
+
+@dataclass(eq=False)
+class _Block:
+    """Columns of one stretch of the file; ``lines`` None means consecutive
+    lines from the stretch's first line."""
+
+    query_ids: Sequence[pa.Array]
+    doc_ids: Sequence[pa.Array]
+    scores: npt.NDArray[np.float64]
+    ranks: npt.NDArray[np.int64] | list[int]
+    lines: npt.NDArray[np.int64] | None
+
+
+def _expected_rows(data: bytes | bytearray) -> int:
+    """Lines in ``data`` as the reference numbers them, not counting an empty last one."""
+    return data.count(b"\n") + (0 if data.endswith(b"\n") or not data else 1)
+
+
+def _regularise(block: bytes | bytearray) -> bytes | bytearray:
+    """``block`` with every separator a single space and no blank at either end of
+    a line: the tokens the reference splits each line into, joined by spaces.
+    Newlines and carriage returns are kept, so lines keep their numbers."""
+    if b"\t" in block:
+        block = block.replace(b"\t", b" ")
+    while b"  " in block:
+        block = block.replace(b"  ", b" ")
+    block = block.replace(b"\n ", b"\n").replace(b" \r\n", b"\r\n").replace(b" \n", b"\n")
+    if block.startswith(b" "):
+        block = block[1:]
+    if block.endswith(b" "):
+        block = block[:-1]
+    return block
+
+
+def _split_blocks(data: bytes | bytearray, size: int) -> list[tuple[int, int]]:
+    """(start, end) byte ranges of about ``size`` bytes, each ending after a newline
+    (or at the end of the data)."""
+    ranges: list[tuple[int, int]] = []
+    start = 0
+    while start < len(data):
+        end = data.find(b"\n", min(start + size, len(data)) - 1)
+        end = len(data) if end < 0 else end + 1
+        ranges.append((start, end))
+        start = end
+    return ranges
+
+
+def _parse_blocks(data: bytes | bytearray, path: str, *, fast: bool) -> ParsedRun:
+    """Tiers 2 and 3: block by block, the parser where it can vouch for a block,
+    the reference's line helpers elsewhere."""
+    query_parts: list[pa.Array] = []
+    doc_parts: list[pa.Array] = []
+    score_parts: list[npt.NDArray[np.float64]] = []
+    rank_parts: list[npt.NDArray[np.int64] | list[int]] = []
+    line_parts: list[npt.NDArray[np.int64]] = []
+    first_line = 1
+    for start, end in _split_blocks(data, _BLOCK_BYTES):
+        block = data[start:end]
+        part: _Block | None = None
+        if fast and not (start == 0 and block.startswith(_UTF8_BOM)):
+            part = _parse_regular(block)
+            if part is None:
+                regular = _regularise(block)
+                if regular != block:
+                    part = _parse_regular(regular)
+        if part is not None:
+            count = len(part.scores)
+            if count != _expected_rows(block):
+                part = None  # cannot happen for a parse the checks accepted; be safe
+            else:
+                line_parts.append(np.arange(first_line, first_line + count, dtype=np.int64))
+        if part is None:
+            part = _parse_lines(bytes(block), path, first_line - 1)
+            assert part.lines is not None
+            line_parts.append(part.lines)
+        query_parts.extend(part.query_ids)
+        doc_parts.extend(part.doc_ids)
+        score_parts.append(part.scores)
+        rank_parts.append(part.ranks)
+        first_line += block.count(b"\n")
+    count = sum(len(s) for s in score_parts)
+    lines = np.concatenate(line_parts) if line_parts else np.zeros(0, dtype=np.int64)
+    # line numbers only increase, so first 1 and last `count` mean 1..count exactly
+    consecutive = count == 0 or (lines[0] == 1 and lines[-1] == count)
+    return ParsedRun(
+        _combine_strings(query_parts),
+        _combine_strings(doc_parts),
+        np.concatenate(score_parts) if score_parts else np.zeros(0, dtype=np.float64),
+        _combine_ranks(rank_parts),
+        None if consecutive else lines,
+    )
+
+
+def _parse_lines(block: bytes, path: str, offset: int) -> _Block:
+    """Tier 3: the reference's helpers, line by line, into columns. Line numbers
+    (and those of errors) are the block's plus ``offset``."""
+    query_ids: list[str] = []
+    doc_ids: list[str] = []
+    ranks: list[int] = []
+    scores: list[float] = []
+    lines: list[int] = []
+    add_query, add_doc, add_rank = query_ids.append, doc_ids.append, ranks.append
+    add_score, add_line = scores.append, lines.append
+    numbered = iter_data_lines(block, path)
+    while True:
+        try:
+            number, columns = next(numbered)
+        except StopIteration:
+            break
+        except InputError as exc:  # not UTF-8: numbered within the block
+            line = None if exc.line is None else exc.line + offset
+            raise InputError(exc.message, path, line) from None
+        try:
+            query_id, doc_id, rank, score = parse_run_line(columns)
+        except ValueError as exc:
+            raise InputError(str(exc), path, number + offset) from None
+        add_query(query_id)
+        add_doc(doc_id)
+        add_rank(rank)
+        add_score(score)
+        add_line(number + offset)
+    return _Block(
+        [pa.array(query_ids, type=pa.string())],
+        [pa.array(doc_ids, type=pa.string())],
+        np.array(scores, dtype=np.float64),
+        ranks,
+        np.array(lines, dtype=np.int64),
+    )
+
+
+def _combine_strings(parts: Sequence[pa.Array] | pa.ChunkedArray) -> pa.Array:
+    """One contiguous string array from parts (large_string beyond 2 GB of text)."""
+    chunks = list(parts.chunks) if isinstance(parts, pa.ChunkedArray) else list(parts)
+    if not chunks:
+        return pa.array([], type=pa.string())
+    size = sum(_text_bytes(chunk) for chunk in chunks)
+    if size > _STRING_LIMIT:
+        chunks = [chunk.cast(pa.large_string()) for chunk in chunks]
+    if len(chunks) == 1:
+        return chunks[0]
+    return pa.concat_arrays(chunks)
+
+
+def _text_bytes(array: pa.Array) -> int:
+    if len(array) == 0:
+        return 0
+    offsets = array.buffers()[1]
+    width = 8 if pa.types.is_large_string(array.type) else 4
+    view = np.frombuffer(offsets, dtype=np.int64 if width == 8 else np.int32)
+    return int(view[array.offset + len(array)] - view[array.offset])
+
+
+def _combine_ranks(parts: Sequence[npt.NDArray[np.int64] | list[int]]) -> npt.NDArray[np.int64]:
+    """The rank column as int64; see `RunColumns` for ranks beyond int64."""
+    overflow = any(
+        isinstance(part, list) and part and (min(part) < _INT64_MIN or max(part) > _INT64_MAX)
+        for part in parts
+    )
+    if not overflow:
+        arrays = [np.asarray(part, dtype=np.int64) for part in parts]
+        return np.concatenate(arrays) if arrays else np.zeros(0, dtype=np.int64)
+    values: list[int] = []
+    for part in parts:
+        values.extend(part.tolist() if isinstance(part, np.ndarray) else part)
+    position = {value: index for index, value in enumerate(sorted(set(values)))}
+    return np.fromiter((position[v] for v in values), dtype=np.int64, count=len(values))

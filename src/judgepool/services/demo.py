@@ -1,0 +1,114 @@
+"""The demo workspace: ``workspaces/demo.sqlite`` built from ``sample_data/`` on first use.
+
+It holds the four sets of ``sample_data/README.md`` (teaching, NovelEval,
+DL19 slice, hostile): their queries, documents, qrels (each set's qrels as
+its own annotator, ``qrels:SET``) and runs (named ``SET/RUN``, e.g.
+``dl19/bm25``), and a pool of every run's top 10 (``PoolDepth``), which
+brings in the DL19 documents nobody has judged yet, so there is work to
+grade at once.
+
+The workspace is built under a temporary name and linked into place only
+when complete: an interrupted build leaves nothing half-made, and two
+processes building at once end with one complete workspace.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Final
+
+import judgepool
+from judgepool.core.errors import InputError
+from judgepool.services import workspace as services
+
+DEMO_NAME: Final = "demo.sqlite"
+POOL_DEPTH: Final = 10
+# The sets in the order they are imported, each a folder of sample_data/.
+SETS: Final = ("teaching", "noveleval", "dl19", "hostile")
+
+# Called with a short description of each step.
+StepCallback = Callable[[str], None]
+
+
+def _quiet(_: str) -> None:
+    pass
+
+
+def find_sample_data(start: Path | None = None) -> Path:
+    """``sample_data/`` of the source checkout, else of the current directory
+    (or ``start``); an InputError naming both places when neither has it."""
+    checkout = Path(judgepool.__file__).resolve().parents[2] / "sample_data"
+    here = (start if start is not None else Path.cwd()) / "sample_data"
+    for candidate in (checkout, here):
+        if (candidate / "README.md").is_file() and all((candidate / s).is_dir() for s in SETS):
+            return candidate
+    raise InputError(
+        f"cannot find sample_data/ to build the demo workspace from; looked in {checkout} "
+        f"and {here}. Run judgepool from a source checkout (or its directory), or open "
+        "your own workspace with: judgepool tui WORKSPACE"
+    )
+
+
+def _files(folder: Path, pattern: str) -> list[Path]:
+    return sorted(folder.glob(pattern))
+
+
+def _one(folder: Path, *names: str) -> Path:
+    for name in names:
+        if (folder / name).is_file():
+            return folder / name
+    raise InputError(f"sample data set {folder} lacks {' or '.join(names)}")
+
+
+def build_demo_workspace(
+    target: Path, sample_data: Path, *, on_step: StepCallback = _quiet
+) -> Path:
+    """Build the demo workspace at ``target`` (which must not exist) from ``sample_data``."""
+    temporary = target.with_name(f".{target.name}.{os.getpid()}.building")
+    for leftover in _with_sidecars(temporary):
+        leftover.unlink(missing_ok=True)
+    try:
+        with services.init_workspace(temporary, scale="0..3") as ws:
+            for name in SETS:
+                folder = sample_data / name
+                on_step(f"importing {name}")
+                services.import_queries(ws, _one(folder, "queries.tsv"))
+                services.import_documents(ws, _one(folder, "docs.tsv", "docs.tsv.gz"))
+                services.import_qrels(ws, _one(folder, "qrels.txt"), annotator=f"qrels:{name}")
+                for run in _files(folder, "*.trec"):
+                    services.import_run(ws, run, name=f"{name}/{services.default_run_name(run)}")
+            on_step(f"pooling every run's top {POOL_DEPTH}")
+            services.pool(ws, depth=POOL_DEPTH)
+        # Closed: SQLite has folded the write-ahead log into the file, so the
+        # one file is the whole workspace. If another process linked its demo
+        # first, that one is as good as ours.
+        with contextlib.suppress(FileExistsError):
+            os.link(temporary, target)
+    finally:
+        for leftover in _with_sidecars(temporary):
+            leftover.unlink(missing_ok=True)
+    return target
+
+
+def _with_sidecars(path: Path) -> list[Path]:
+    return [path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")]
+
+
+def ensure_demo_workspace(
+    root: Path | None = None,
+    *,
+    sample_data: Path | None = None,
+    on_step: StepCallback = _quiet,
+) -> Path:
+    """``ROOT/workspaces/demo.sqlite`` (ROOT: the current directory), built from
+    sample_data on first use; an existing demo workspace is returned untouched."""
+    base = root if root is not None else Path.cwd()
+    target = base / "workspaces" / DEMO_NAME
+    if target.exists():
+        return target
+    source = sample_data if sample_data is not None else find_sample_data(base)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    return build_demo_workspace(target, source, on_step=on_step)

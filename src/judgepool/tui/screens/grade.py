@@ -1,0 +1,400 @@
+"""The grade screen: one query and one pooled document at a time, graded with a digit.
+
+Keys (also in the footer, on ``?`` and in the palette):
+
+- ``0``–``9`` grade the document (only grades of the workspace's scale) and
+  go to the next one; ``u`` marks it unsure (deferred) and goes on.
+- ``z`` undoes this session's last judgment (the ledger gains an event that
+  restores the state before it; nothing is deleted).
+- ``e`` adds a note: to the current judgment, or to the grade about to be given.
+- ``n`` next unjudged; ``j``/``down`` and ``k``/``up`` next and previous
+  document; ``]`` and ``[`` next and previous query.
+
+A grade is written by `judgepool.services.workspace.judge` in the key's
+handler: one short transaction, committed (and synced) before the handler
+goes on, so "saved" on the status line is only ever shown for a grade that
+is on disk, and no keystroke is processed before the previous grade's commit.
+The run and rank that brought a document into the pool are never shown.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from typing import TYPE_CHECKING, ClassVar, Final
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+
+from judgepool.core.errors import JudgepoolError
+from judgepool.display import literal
+from judgepool.services import app_queries
+from judgepool.services import workspace as services
+from judgepool.services.app_queries import GradingPlan, ItemJudgment
+from judgepool.tui.grading import GradingSession
+from judgepool.tui.widgets.grading_panels import (
+    DocumentView,
+    GradeScale,
+    GradingProgress,
+    InfoBar,
+    QueryPanel,
+)
+from judgepool.tui.widgets.highlight import literal_text, query_terms
+from judgepool.tui.widgets.note_dialog import NoteDialog
+
+if TYPE_CHECKING:
+    from judgepool.tui.app import JudgepoolApp
+
+_GRADE: Final = Binding.Group("grade", compact=True)
+_DOCUMENT: Final = Binding.Group("doc")
+_QUERY: Final = Binding.Group("query")
+
+NOTHING_TO_GRADE: Final = (
+    "Nothing to grade yet. Build a pool of documents to judge "
+    "(judgepool pool WORKSPACE --depth 10), or send unjudged documents here "
+    "from the audit screen (key a)."
+)
+
+
+class GradeScreen(Screen[None]):
+    """Grade pooled documents, one keystroke each."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        *(
+            Binding(
+                str(digit),
+                f"grade({digit})",
+                "grade",
+                group=_GRADE,
+                tooltip=f"Grade {digit} and go to the next document",
+            )
+            for digit in range(10)
+        ),
+        Binding("u", "unsure", "unsure", tooltip="Unsure: defer this document without a grade"),
+        Binding("z", "undo", "undo", tooltip="Undo the last judgment of this session"),
+        Binding("e", "note", "note", tooltip="Add a note to the current judgment"),
+        Binding(
+            "n", "next_unjudged", "unjudged", tooltip="Jump to the next unjudged document"
+        ),
+        Binding("j,down", "next_document", "document", group=_DOCUMENT, tooltip="Next document"),
+        Binding(
+            "k,up", "previous_document", "document", group=_DOCUMENT, tooltip="Previous document"
+        ),
+        Binding(
+            "right_square_bracket",
+            "next_query",
+            "query",
+            key_display="]",
+            group=_QUERY,
+            tooltip="Next query",
+        ),
+        Binding(
+            "left_square_bracket",
+            "previous_query",
+            "query",
+            key_display="[",
+            group=_QUERY,
+            tooltip="Previous query",
+        ),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__(id="grade")
+        self.session: GradingSession | None = None
+        self._history: list[tuple[int, str, str]] = []  # (event, query, doc) of this session
+        self._pending_notes: dict[tuple[str, str], str] = {}
+        self._waiting: list[tuple[str, str]] = []  # sent for grading before the plan was read
+        self._terms: dict[str, frozenset[str]] = {}
+        self._shown_at = time.monotonic()
+        self._status = Text("")
+
+    @property
+    def judgepool(self) -> JudgepoolApp:
+        from judgepool.tui.app import JudgepoolApp
+
+        app = self.app
+        assert isinstance(app, JudgepoolApp)
+        return app
+
+    def compose(self) -> ComposeResult:
+        yield InfoBar(id="grade-info", markup=False)
+        yield QueryPanel(id="grade-query", markup=False)
+        yield DocumentView(id="grade-document")
+        yield GradeScale(id="grade-scale", markup=False)
+        yield GradingProgress(id="grade-progress")
+        yield Static(id="grade-status", markup=False)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#grade-query", QueryPanel).border_title = "Query"
+        self.query_one("#grade-document", DocumentView).border_title = "Document"
+        self.query_one("#grade-document", DocumentView).clear("Reading the workspace…")
+        self._load_plan()
+
+    # -- loading -------------------------------------------------------------------
+
+    @work(thread=True, exclusive=True, group="grade-plan")
+    def _load_plan(self) -> None:
+        app = self.judgepool
+        # A connection of the worker's own: sqlite3 connections are not shared
+        # between threads here.
+        with services.open_workspace(app.workspace) as ws:
+            plan = app_queries.grading_plan(ws, app.annotator)
+        app.call_from_thread(self._plan_ready, plan)
+
+    def _plan_ready(self, plan: GradingPlan) -> None:
+        self.session = GradingSession(plan)
+        waiting, self._waiting = self._waiting, []
+        for query_id, doc_id in waiting:
+            self.queue_document(query_id, doc_id)
+        self._show()
+        self.refresh_bindings()
+
+    @property
+    def ready(self) -> bool:
+        """The plan is read and on screen."""
+        return self.session is not None
+
+    # -- showing -------------------------------------------------------------------
+
+    def _query_terms(self, query_id: str, text: str) -> frozenset[str]:
+        terms = self._terms.get(query_id)
+        if terms is None:
+            terms = self._terms[query_id] = query_terms(text)
+        return terms
+
+    def _show(self) -> None:
+        session = self.session
+        if session is None:
+            return
+        app = self.judgepool
+        info = self.query_one("#grade-info", InfoBar)
+        document_view = self.query_one("#grade-document", DocumentView)
+        current = session.current
+        query = session.current_query
+        if current is None or query is None or session.position is None:
+            info.show(app.annotator, app.workspace.name, None, None)
+            document_view.clear(NOTHING_TO_GRADE)
+            self.query_one("#grade-scale", GradeScale).show(session.labels, None)
+            self.query_one("#grade-progress", GradingProgress).show((0, 0), (0, 0))
+            self._update_status()
+            return
+        query_index, doc_index = session.position
+        query_id, doc_id = current
+        info.show(
+            app.annotator,
+            app.workspace.name,
+            (query_index + 1, len(session.queries)),
+            (doc_index + 1, len(query.doc_ids)),
+        )
+        terms = self._query_terms(query_id, query.text)
+        self.query_one("#grade-query", QueryPanel).show(
+            query_id, query.text, query.narrative, terms
+        )
+        judgment = session.judgment(query_id, doc_id)
+        document_view.show(
+            doc_id, app_queries.document(app.ws, doc_id), judgment, session.labels, terms
+        )
+        self.query_one("#grade-scale", GradeScale).show(session.labels, judgment.own_grade)
+        self.query_one("#grade-progress", GradingProgress).show(
+            session.query_progress(), (session.total_judged, session.total)
+        )
+        self._update_status()
+        self._shown_at = time.monotonic()
+
+    def _update_status(self) -> None:
+        line = Text()
+        line.append_text(self._status)
+        pending = self.session.current if self.session is not None else None
+        if pending is not None and pending in self._pending_notes:
+            line.append("  · a note waits for this document's grade", style="italic")
+        line.append(f"  · {len(self._history)} judged this session", style="dim")
+        self.query_one("#grade-status", Static).update(line)
+
+    def _say(self, *parts: tuple[str, str]) -> None:
+        """Set the status line from (text, style) parts; data parts are shown literally."""
+        status = Text()
+        for text, style in parts:
+            status.append_text(literal_text(text, style=style))
+        self._status = status
+
+    def _error(self, message: str) -> None:
+        self._say((message, "bold red"))
+        self.notify(literal(message), severity="error", markup=False)
+
+    # -- judging -------------------------------------------------------------------
+
+    def _judge(
+        self, grade: int | None, unsure: bool, note: str | None = None, advance: bool = True
+    ) -> bool:
+        """Write one judgment of the current document; True once it is committed."""
+        session = self.session
+        if session is None or session.current is None:
+            return False
+        app = self.judgepool
+        query_id, doc_id = session.current
+        note = note if note is not None else self._pending_notes.get((query_id, doc_id))
+        try:
+            event = services.judge(
+                app.ws,
+                query_id,
+                doc_id,
+                grade,
+                annotator=app.annotator,
+                unsure=unsure,
+                note=note,
+                seconds=round(time.monotonic() - self._shown_at, 3),
+            )
+        except (JudgepoolError, sqlite3.Error) as exc:
+            self._error(f"not saved: {exc}")
+            self._update_status()
+            return False
+        self._pending_notes.pop((query_id, doc_id), None)
+        before = session.judgment(query_id, doc_id)
+        session.record(
+            query_id, doc_id, ItemJudgment(event.grade, event.unsure, event.id, before.others)
+        )
+        self._history.append((event.id, query_id, doc_id))
+        if event.unsure:
+            self._say(("saved: unsure", "bold yellow"), (f" for {doc_id}", ""))
+        else:
+            label = session.labels.get(event.grade, "") if event.grade is not None else ""
+            self._say(
+                (f"saved {event.grade}", "bold green"),
+                (f" {label}" if label else "", "green"),
+                (f" for {doc_id}", ""),
+                (" with a note" if note else "", "italic"),
+            )
+        app.grade_saved(query_id, doc_id, event.grade)
+        if advance:
+            session.advance()
+        self._show()
+        return True
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "grade":
+            return parameters[0] in self.judgepool.ws.scale
+        return True
+
+    def action_grade(self, grade: int) -> None:
+        if self.session is not None and grade in self.session.scale:
+            self._judge(grade, unsure=False)
+
+    def action_unsure(self) -> None:
+        self._judge(None, unsure=True)
+
+    def action_undo(self) -> None:
+        session = self.session
+        if session is None:
+            return
+        if not self._history:
+            self._say(("nothing to undo in this session", "yellow"))
+            self._update_status()
+            return
+        app = self.judgepool
+        event_id, query_id, doc_id = self._history.pop()
+        try:
+            services.undo(app.ws, event_id, annotator=app.annotator)
+            judgment = app_queries.item_judgment(app.ws, app.annotator, query_id, doc_id)
+        except (JudgepoolError, sqlite3.Error) as exc:
+            self._error(f"cannot undo: {exc}")
+            self._update_status()
+            return
+        session.record(query_id, doc_id, judgment)
+        self._say(("undone", "bold"), (f": {doc_id} is back to ", ""), _state(judgment))
+        app.grade_saved(query_id, doc_id, judgment.own_grade)
+        session.forget_resume()
+        session.goto(query_id, doc_id)
+        self._show()
+
+    def action_note(self) -> None:
+        session = self.session
+        if session is None or session.current is None:
+            return
+        item = session.current
+
+        def save(note: str | None) -> None:
+            if not note or self.session is None or self.session.current != item:
+                return
+            judgment = self.session.judgment(*item)
+            if judgment.own_grade is None and not judgment.own_unsure:
+                self._pending_notes[item] = note
+                self._say(("note kept: it is saved with your grade", "italic"))
+                self._update_status()
+                return
+            self._judge(judgment.own_grade, judgment.own_unsure, note=note, advance=False)
+
+        existing = self._pending_notes.get(item)
+        if existing is None:
+            own_event = session.judgment(*item).own_event
+            existing = app_queries.note_of(self.judgepool.ws, own_event) or ""
+        self.app.push_screen(NoteDialog(item[1], existing), save)
+
+    def _moved(self) -> None:
+        self._status = Text("")
+        self._show()
+
+    def action_next_document(self) -> None:
+        if self.session is not None:
+            self.session.forget_resume()
+            self.session.step(+1)
+            self._moved()
+
+    def action_previous_document(self) -> None:
+        if self.session is not None:
+            self.session.forget_resume()
+            self.session.step(-1)
+            self._moved()
+
+    def action_next_query(self) -> None:
+        if self.session is not None:
+            self.session.forget_resume()
+            self.session.step_query(+1)
+            self._moved()
+
+    def action_previous_query(self) -> None:
+        if self.session is not None:
+            self.session.forget_resume()
+            self.session.step_query(-1)
+            self._moved()
+
+    def action_next_unjudged(self) -> None:
+        session = self.session
+        if session is None:
+            return
+        session.forget_resume()
+        if session.next_unjudged() is None:
+            self._say(("every document of the pool is graded", "bold green"))
+            self._update_status()
+            return
+        self._moved()
+
+    # -- documents sent from other screens ----------------------------------------
+
+    def queue_document(self, query_id: str, doc_id: str) -> None:
+        """Show ``doc_id`` of ``query_id`` now (see `JudgepoolApp.queue_for_grading`)."""
+        session = self.session
+        if session is None:
+            self._waiting.append((query_id, doc_id))
+            return
+        app = self.judgepool
+        if not session.has_query(query_id):
+            session.add_query(app_queries.plan_query(app.ws, query_id))
+        session.show(query_id, doc_id)
+        session.record(
+            query_id, doc_id, app_queries.item_judgment(app.ws, app.annotator, query_id, doc_id)
+        )
+        self._say(("sent here for grading: ", "bold"), (doc_id, ""))
+        self._show()
+
+
+def _state(judgment: ItemJudgment) -> tuple[str, str]:
+    if judgment.own_grade is not None:
+        return (f"your grade {judgment.own_grade}", "bold")
+    if judgment.own_unsure:
+        return ("unsure", "bold")
+    return ("no grade of yours", "bold")

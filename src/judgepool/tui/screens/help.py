@@ -1,0 +1,130 @@
+"""The help screen (``?``): every key of the app and of each screen, read from
+their bindings so the list cannot fall behind the code.
+
+Grade keys are shown as one row naming the grades of the workspace's scale.
+Escape or ``?`` closes it; ``g`` ``a`` ``s`` and ``q`` work as everywhere.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+from collections.abc import Iterable, Sequence
+from typing import Any, ClassVar, Final
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+from judgepool.core.contract import Scale
+
+_GRADE_ACTION: Final = re.compile(r"grade\((-?\d+)\)")
+_KEY_NAMES: Final = {
+    "question_mark": "?",
+    "right_square_bracket": "]",
+    "left_square_bracket": "[",
+    "down": "↓",
+    "up": "↑",
+    "escape": "esc",
+}
+# Screen classes listed in help, in order: (title, module, class).
+_SCREENS: Final = (
+    ("Grade screen", "judgepool.tui.screens.grade", "GradeScreen"),
+    ("Audit screen", "judgepool.tui.screens.audit", "AuditScreen"),
+    ("Scores screen", "judgepool.tui.screens.scores", "ScoresScreen"),
+)
+
+
+def _key(binding: Binding) -> str:
+    return binding.key_display or _KEY_NAMES.get(binding.key, binding.key)
+
+
+def key_rows(bindings: Iterable[BindingType], scale: Scale) -> list[tuple[str, str]]:
+    """(keys, what they do) for a list of bindings: keys sharing an action are
+    one row, and the grade keys one row limited to the scale."""
+    rows: dict[str, list[str]] = {}
+    helps: dict[str, str] = {}
+    grades: list[str] = []
+    for binding in Binding.make_bindings(bindings):
+        match = _GRADE_ACTION.fullmatch(binding.action)
+        if match is not None:
+            if int(match.group(1)) in scale:
+                grades.append(_key(binding))
+            continue
+        rows.setdefault(binding.action, []).append(_key(binding))
+        helps.setdefault(binding.action, binding.tooltip or binding.description)
+    result: list[tuple[str, str]] = []
+    if grades:
+        result.append(
+            (" ".join(grades), "grade the document with that grade and go to the next one")
+        )
+    result.extend((" / ".join(keys), helps[action]) for action, keys in rows.items())
+    return result
+
+
+def _bindings_of(module_name: str, class_name: str) -> Sequence[BindingType]:
+    bindings: Sequence[BindingType] = getattr(
+        importlib.import_module(module_name), class_name
+    ).BINDINGS
+    return bindings
+
+
+def help_text(app_bindings: Iterable[BindingType], scale: Scale) -> Text:
+    """The whole key list as one `Text`."""
+    sections: list[tuple[str, list[tuple[str, str]]]] = [
+        (
+            "Everywhere",
+            [
+                *key_rows(app_bindings, scale),
+                ("ctrl+p", "command palette: every action by name"),
+            ],
+        )
+    ]
+    for title, module_name, class_name in _SCREENS:
+        sections.append((title, key_rows(_bindings_of(module_name, class_name), scale)))
+    width = max(len(keys) for _, rows in sections for keys, _ in rows) + 3
+    text = Text()
+    for index, (title, rows) in enumerate(sections):
+        if index:
+            text.append("\n")
+        text.append(f"{title}\n", style="bold underline")
+        for keys, meaning in rows:
+            text.append(f"  {keys:<{width}}", style="bold cyan")
+            text.append(f"{meaning[:1].upper()}{meaning[1:]}\n")
+    text.append("\nGrades of this workspace: ", style="dim")
+    text.append(f"{scale}", style="dim")
+    text.append(". Press escape or ? to close.", style="dim")
+    return text
+
+
+class HelpScreen(ModalScreen[None]):
+    """Every key, by screen."""
+
+    # A modal screen cuts the app's bindings off, so help binds the keys
+    # that should still work while it is open.
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,question_mark", "close", "close", tooltip="Close help"),
+        Binding("g", "app.show_screen('grade')", "grade", show=False),
+        Binding("a", "app.show_screen('audit')", "audit", show=False),
+        Binding("s", "app.show_screen('scores')", "scores", show=False),
+        Binding("q", "app.quit", "quit", show=False),
+    ]
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="help-box"):
+            yield Static(id="help-text", markup=False)
+
+    def on_mount(self) -> None:
+        from judgepool.tui.app import JudgepoolApp
+
+        box = self.query_one("#help-box", VerticalScroll)
+        box.border_title = "Keys"
+        app: Any = self.app
+        scale = app.ws.scale if isinstance(app, JudgepoolApp) else Scale()
+        self.query_one("#help-text", Static).update(help_text(type(app).BINDINGS, scale))
+
+    def action_close(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,224 @@
+#!/usr/bin/env python3
+"""App benchmark: start-up and grading latency on a workspace of 100 k judgments and 10 runs.
+
+Provides a command-line script (not a pytest test). It generates a synthetic
+workspace once (cached under ``.cache/``, git-ignored) through the same import
+services the command line uses: 1,000 queries, 10 runs of 50 documents per
+query (500 k run lines), 100 k imported judgments, documents with text, and a
+pool of every run's top 10, of which the judgments cover about half, so there
+is work to grade. Then, with the Pilot (``App.run_test``), it measures:
+
+- start: from creating the app to the grade screen showing its first document
+  (the plan read in full), over several fresh apps (goal < 1.5 s);
+- grade latency: from a digit key to the next document on screen (the grade
+  committed, the next document read and drawn), over a few hundred grades
+  (goal: 95th percentile < 50 ms);
+- the same with the audit and scores screens visited first, so they are
+  running and receive every `GradeSaved`.
+
+The import time of the app's modules in a fresh interpreter is printed
+beside, since a real start pays it too.
+
+    /work/venv/bin/python tests/benchmarks/bench_app.py [--grades 300] [--starts 5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parents[1]))
+CACHE = HERE / ".cache"
+
+QUERIES = 1_000
+RUNS = 10
+DEPTH = 50  # documents per query per run
+POOL_DEPTH = 10
+JUDGED_PER_QUERY = 100  # 100 k judgments in all
+CANDIDATES_PER_QUERY = 150  # runs draw from these, so they overlap as real runs do
+WORDS = (
+    "tea water leaf green brew steep hot cup cold boil plant river city history market "
+    "science energy light music engine garden winter summer ocean mountain village"
+).split()
+
+
+def _write_inputs(folder: Path, seed: int = 7) -> dict[str, Any]:
+    rng = random.Random(seed)
+    queries = folder / "queries.tsv"
+    docs = folder / "docs.tsv"
+    qrels = folder / "qrels.txt"
+    with queries.open("w") as out:
+        for q in range(QUERIES):
+            out.write(f"q{q}\t{' '.join(rng.sample(WORDS, 4))}\n")
+    with docs.open("w") as out:
+        for q in range(QUERIES):
+            for d in range(CANDIDATES_PER_QUERY):
+                text = " ".join(rng.choice(WORDS) for _ in range(60))
+                out.write(f"d{q}-{d}\t{text}\n")
+    with qrels.open("w") as out:
+        for q in range(QUERIES):
+            for d in rng.sample(range(CANDIDATES_PER_QUERY), JUDGED_PER_QUERY):
+                out.write(f"q{q} 0 d{q}-{d} {rng.randint(0, 3)}\n")
+    runs = []
+    for r in range(RUNS):
+        path = folder / f"run{r}.trec"
+        with path.open("w") as out:
+            for q in range(QUERIES):
+                chosen = rng.sample(range(CANDIDATES_PER_QUERY), DEPTH)
+                for rank, d in enumerate(chosen, 1):
+                    out.write(f"q{q} Q0 d{q}-{d} {rank} {100 - rank / 10:.3f} run{r}\n")
+        runs.append(path)
+    return {"queries": queries, "docs": docs, "qrels": qrels, "runs": runs}
+
+
+def build_workspace(path: Path) -> Path:
+    from judgepool.services import workspace as services
+
+    if path.exists():
+        return path
+    started = time.perf_counter()
+    with tempfile.TemporaryDirectory() as tmp:
+        inputs = _write_inputs(Path(tmp))
+        building = path.with_name(path.name + ".building")
+        building.unlink(missing_ok=True)
+        with services.init_workspace(building, scale="0..3") as ws:
+            services.import_queries(ws, inputs["queries"])
+            services.import_documents(ws, inputs["docs"])
+            services.import_qrels(ws, inputs["qrels"], annotator="qrels")
+            for run in inputs["runs"]:
+                services.import_run(ws, run)
+            services.pool(ws, depth=POOL_DEPTH)
+        building.rename(path)
+    print(f"built {path.name} in {time.perf_counter() - started:.1f} s")
+    return path
+
+
+def describe(path: Path) -> str:
+    from judgepool.services import workspace as services
+    from judgepool.store import ledger, pools
+
+    with services.open_workspace(path) as ws:
+        judgments = len(ledger.current_judgments(ws))
+        runs = len(services.list_runs(ws))
+        lines = sum(run.lines for run in services.list_runs(ws))
+        members, queries = pools.pool_size(ws, "default")
+    return (
+        f"{judgments:,} judgments, {runs} runs ({lines:,} lines), "
+        f"pool of {members:,} documents over {queries:,} queries"
+    )
+
+
+async def _wait_ready(pilot: Any) -> Any:
+    from judgepool.tui.screens.grade import GradeScreen
+
+    while True:
+        screen = pilot.app.get_screen("grade")
+        assert isinstance(screen, GradeScreen)
+        if screen.ready:
+            await pilot.pause()
+            return screen
+        await asyncio.sleep(0.005)
+
+
+async def measure_start(path: Path) -> float:
+    from judgepool.tui.app import create_app
+
+    started = time.perf_counter()
+    app = create_app(path, "bench")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _wait_ready(pilot)
+        elapsed = time.perf_counter() - started
+    return elapsed
+
+
+async def measure_grades(path: Path, grades: int, visit_review: bool) -> list[float]:
+    from textual.widgets import Static
+
+    from judgepool.tui.app import create_app
+
+    app = create_app(path, "bench")
+    latencies: list[float] = []
+    rng = random.Random(3)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await _wait_ready(pilot)
+        if visit_review:
+            for key in ("a", "s", "g"):
+                await pilot.press(key)
+                await pilot.pause(0.5)
+        head = screen.query_one("#document-head", Static)
+        for _ in range(grades):
+            before = screen.session.current
+            started = time.perf_counter()
+            await pilot.press(str(rng.randint(0, 3)))
+            latencies.append(time.perf_counter() - started)
+            after = screen.session.current
+            assert after != before, "the grade key did not move to the next document"
+            shown = head.render()
+            assert after[1] in getattr(shown, "plain", ""), "the next document is not on screen"
+        await app.workers.wait_for_complete()
+    return latencies
+
+
+def import_seconds() -> float:
+    """Median of three fresh interpreters importing the app module."""
+    times = []
+    for _ in range(3):
+        started = time.perf_counter()
+        subprocess.run([sys.executable, "-c", "import judgepool.tui.app"], check=True)
+        times.append(time.perf_counter() - started)
+    return statistics.median(times)
+
+
+def percentile(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--grades", type=int, default=300)
+    parser.add_argument("--starts", type=int, default=5)
+    parser.add_argument("--workdir", type=Path, default=CACHE)
+    args = parser.parse_args()
+
+    args.workdir.mkdir(parents=True, exist_ok=True)
+    cached = build_workspace(args.workdir / "app-bench-100k.sqlite")
+    print(describe(cached))
+    with tempfile.TemporaryDirectory() as tmp:
+        # Grading writes to the workspace: every measurement starts from a copy.
+        def fresh() -> Path:
+            copy = Path(tmp) / f"bench-{time.monotonic_ns()}.sqlite"
+            shutil.copyfile(cached, copy)
+            return copy
+
+        starts = [asyncio.run(measure_start(fresh())) for _ in range(args.starts)]
+        plain = asyncio.run(measure_grades(fresh(), args.grades, visit_review=False))
+        visited = asyncio.run(measure_grades(fresh(), args.grades, visit_review=True))
+    imports = import_seconds()
+
+    print(f"\nimport judgepool.tui.app in a fresh interpreter: {imports * 1000:.0f} ms (median of 3)")
+    print(
+        f"start to first document (Pilot, {len(starts)} runs): median "
+        f"{statistics.median(starts) * 1000:.0f} ms, max {max(starts) * 1000:.0f} ms "
+        f"(goal < 1500 ms)"
+    )
+    for name, values in (("grade latency", plain), ("with audit+scores running", visited)):
+        print(
+            f"{name} ({len(values)} grades): p50 {percentile(values, 50) * 1000:.1f} ms, "
+            f"p95 {percentile(values, 95) * 1000:.1f} ms, max {max(values) * 1000:.1f} ms "
+            f"(goal p95 < 50 ms)"
+        )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,207 @@
+"""Scoring from a workspace: the same numbers as from its exported files, and
+stored evaluations that say whether their judged universe is still current."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from judgepool.core.aggregate import evaluate, group_by_query
+from judgepool.core.contract import Scale, preset
+from judgepool.core.errors import InputError
+from judgepool.formats.trec import read_qrels, read_run
+from judgepool.services.workspace import (
+    Workspace,
+    export_qrels,
+    import_qrels,
+    import_run,
+    init_workspace,
+    judge,
+    list_evaluations,
+    load_evaluation,
+    load_run_entries,
+    pool,
+    save_evaluation,
+    set_adjudicator,
+    undo,
+    workspace_judgments,
+)
+from judgepool.store.pools import pool_members
+
+
+@pytest.fixture
+def ws(tmp_path: Path) -> Iterator[Workspace]:
+    with init_workspace(tmp_path / "w.sqlite") as workspace:
+        yield workspace
+
+
+def _random_run(path: Path, seed: int, queries: int = 6, depth: int = 30) -> None:
+    rng = random.Random(seed)
+    with open(path, "w") as out:
+        for q in range(queries):
+            docs = rng.sample(range(60), depth)
+            for rank, doc in enumerate(docs, start=1):
+                # rounded scores: ties that the trec_eval order must break
+                out.write(f"q{q} Q0 doc{doc} {rank} {round(rng.uniform(0, 3), 1)} sys\n")
+
+
+def _grade_several(ws: Workspace, seed: int) -> None:
+    rng = random.Random(seed)
+    for q in range(7):  # q6 is judged but absent from every run
+        for doc in rng.sample(range(60), 25):
+            for annotator in ("alice", "bob", "carol"):
+                if rng.random() < 0.6:
+                    judge(ws, f"q{q}", f"doc{doc}", rng.randint(0, 3), annotator=annotator)
+
+
+@pytest.mark.parametrize("rule", ["latest", "median", "adjudicated"])
+def test_workspace_scores_equal_scores_of_its_exported_files(
+    ws: Workspace, tmp_path: Path, rule: str
+) -> None:
+    run_path = tmp_path / "sys.run"
+    _random_run(run_path, seed=11)
+    import_run(ws, run_path)
+    _grade_several(ws, seed=5)
+    set_adjudicator(ws, "carol")
+    contract = preset("trec_eval", k=10, scale=Scale(0, 3))
+
+    judgments, digest = workspace_judgments(ws, rule)
+    entries, stored = load_run_entries(ws, "sys")
+    from_workspace = evaluate(group_by_query(entries), judgments, contract)
+
+    qrels_path = tmp_path / "exported.qrels"
+    with open(qrels_path, "w") as handle:
+        export_qrels(ws, handle, rule=rule)
+    qrels = read_qrels(qrels_path, Scale(0, 3))
+    run = read_run(run_path)
+    from_files = evaluate(group_by_query(run.entries), qrels.judgments, contract)
+
+    assert from_workspace == from_files
+    assert (digest, stored.digest) == (qrels.digest, run.digest)
+    assert from_workspace.summary.queries >= 6
+
+
+def test_saved_evaluations_record_rule_and_turn_stale_when_judgments_change(
+    ws: Workspace, tmp_path: Path
+) -> None:
+    run_path = tmp_path / "bm25.run"
+    _random_run(run_path, seed=3)
+    import_run(ws, run_path)
+    _grade_several(ws, seed=8)
+    contract = preset("trec_eval", k=5)
+    entries, stored_run = load_run_entries(ws, "bm25")
+    saved = []
+    computed = {}
+    for rule in ("latest", "median"):
+        judgments, digest = workspace_judgments(ws, rule)
+        evaluation = evaluate(group_by_query(entries), judgments, contract)
+        computed[rule] = evaluation
+        saved.append(
+            save_evaluation(
+                ws,
+                evaluation,
+                qrels_digest=digest,
+                run_digest=stored_run.digest,
+                consensus=rule,
+                run_name="bm25",
+            )
+        )
+    assert [s.current for s in saved] == [True, True]
+    assert saved[0].fingerprint == contract.fingerprint(saved[0].qrels_digest, stored_run.digest)
+    listed = list_evaluations(ws)
+    assert [(e.id, e.consensus, e.current, e.run_name) for e in listed] == [
+        (saved[0].id, "latest", True, "bm25"),
+        (saved[1].id, "median", True, "bm25"),
+    ]
+    assert listed[0].contract == contract
+    stored, records = load_evaluation(ws, saved[0].id)
+    assert stored.summary == computed["latest"].summary.to_dict()
+    assert records == [r.to_dict() for r in computed["latest"].per_query]
+
+    # a new grade by a new annotator on a new item changes both universes
+    event = judge(ws, "q0", "brand-new-doc", 2, annotator="dave")
+    assert [e.current for e in list_evaluations(ws)] == [False, False]
+    # taking it back restores the same universe, so the same digest: current again
+    undo(ws, event.id, annotator="dave")
+    assert [e.current for e in list_evaluations(ws)] == [True, True]
+
+
+def test_save_evaluation_refuses_an_unknown_rule(ws: Workspace, tmp_path: Path) -> None:
+    _random_run(tmp_path / "r.run", seed=1)
+    import_run(ws, tmp_path / "r.run")
+    import_qrels(ws, _qrels(tmp_path))
+    judgments, digest = workspace_judgments(ws)
+    entries, run = load_run_entries(ws, "r")
+    evaluation = evaluate(group_by_query(entries), judgments, preset("trec_eval"))
+    with pytest.raises(InputError, match="unknown consensus rule"):
+        save_evaluation(
+            ws, evaluation, qrels_digest=digest, run_digest=run.digest, consensus="vote"
+        )
+    assert list_evaluations(ws) == []
+
+
+def _qrels(tmp_path: Path) -> Path:
+    path = tmp_path / "q.qrels"
+    path.write_text("".join(f"q{q} 0 doc{d} {(q + d) % 4}\n" for q in range(6) for d in range(20)))
+    return path
+
+
+# -- pools ----------------------------------------------------------------------------
+
+
+def test_pool_takes_the_top_depth_in_trec_eval_order_and_records_sources(
+    ws: Workspace, tmp_path: Path
+) -> None:
+    a = tmp_path / "a.run"
+    # scores tie at 2.0: trec_eval breaks ties by doc ID descending, so dz before da;
+    # the rank column (deliberately wrong) is ignored; d1 repeated keeps its first place
+    a.write_text(
+        "q1 Q0 da 1 2.0 a\nq1 Q0 dz 2 2.0 a\nq1 Q0 d1 3 5.0 a\nq1 Q0 d1 4 0.5 a\n"
+        "q1 Q0 d9 5 0.1 a\nq2 Q0 e1 1 1.0 a\n"
+    )
+    b = tmp_path / "b.run"
+    b.write_text("q1 Q0 dz 1 9.0 b\nq1 Q0 dq 2 8.0 b\nq3 Q0 f1 1 1.0 b\n")
+    import_run(ws, a)
+    import_run(ws, b)
+    first = pool(ws, depth=2, runs=["a"])
+    assert (first.added, first.members, first.queries) == (3, 3, 2)
+    members = {(m.query_id, m.doc_id): m.sources for m in pool_members(ws, "default")}
+    assert set(members) == {("q1", "d1"), ("q1", "dz"), ("q2", "e1")}
+    assert [(s.run, s.rank) for s in members[("q1", "d1")]] == [("a", 1)]
+    assert [(s.run, s.rank) for s in members[("q1", "dz")]] == [("a", 2)]
+
+    # extending: deeper and with another run keeps every member, adds the new ones
+    second = pool(ws, depth=3)
+    assert second.runs == ("a", "b")
+    members = {(m.query_id, m.doc_id): m.sources for m in pool_members(ws, "default")}
+    assert set(members) == {
+        ("q1", "d1"),
+        ("q1", "dz"),
+        ("q1", "da"),
+        ("q1", "dq"),
+        ("q2", "e1"),
+        ("q3", "f1"),
+    }
+    assert second.added == 3
+    # dz came in through a at rank 2 (depth 2); b also brings it, at rank 1
+    assert [(s.run, s.rank, s.depth) for s in members[("q1", "dz")]] == [
+        ("b", 1, 3),
+        ("a", 2, 2),
+    ]
+    # a shallower pass adds nothing and removes nothing
+    third = pool(ws, depth=1)
+    assert (third.added, third.members) == (0, 6)
+
+
+def test_pool_refuses_bad_depth_and_unknown_runs(ws: Workspace, tmp_path: Path) -> None:
+    with pytest.raises(InputError, match="no runs"):
+        pool(ws, depth=3)
+    (tmp_path / "a.run").write_text("q1 Q0 d1 1 1 a\n")
+    import_run(ws, tmp_path / "a.run")
+    with pytest.raises(InputError, match="no run named 'zz' in the workspace; known runs: a"):
+        pool(ws, depth=3, runs=["zz"])
+    with pytest.raises(InputError, match="positive"):
+        pool(ws, depth=0)

@@ -1,0 +1,92 @@
+"""Workspaces for the app's tests, built in tmp_path from the repository's sample_data/.
+
+`build_workspace` imports chosen sets of ``sample_data/`` (queries, documents,
+runs, optionally qrels) into a new workspace file and pools every run's top
+documents, so there is something to grade. `wait_ready` waits until the grade
+screen has read its plan. ``async def`` tests run in a fresh event loop each
+(`pytest_pyfunc_call` below), so no async plugin is needed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+from collections.abc import Iterable
+from pathlib import Path
+
+import pytest
+from textual.pilot import Pilot
+
+from judgepool.services import workspace as services
+from judgepool.tui.app import JudgepoolApp
+from judgepool.tui.screens.grade import GradeScreen
+
+SAMPLE_DATA = Path(__file__).resolve().parents[2] / "sample_data"
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_pyfunc_call(pyfuncitem: pytest.Function) -> bool | None:
+    """Run an ``async def`` test to completion in its own event loop."""
+    if not inspect.iscoroutinefunction(pyfuncitem.obj):
+        return None
+    names = pyfuncitem._fixtureinfo.argnames
+    asyncio.run(pyfuncitem.obj(**{name: pyfuncitem.funcargs[name] for name in names}))
+    return True
+
+
+def build_workspace(
+    path: Path, sets: Iterable[str], *, qrels: bool = False, depth: int = 10
+) -> Path:
+    """A workspace at ``path`` holding the named sample sets, pooled to ``depth``."""
+    with services.init_workspace(path, scale="0..3") as ws:
+        for name in sets:
+            folder = SAMPLE_DATA / name
+            services.import_queries(ws, folder / "queries.tsv")
+            docs = folder / "docs.tsv"
+            services.import_documents(ws, docs if docs.exists() else folder / "docs.tsv.gz")
+            if qrels:
+                services.import_qrels(ws, folder / "qrels.txt", annotator=f"qrels:{name}")
+            for run in sorted(folder.glob("*.trec")):
+                services.import_run(ws, run, name=f"{name}/{services.default_run_name(run)}")
+        services.pool(ws, depth=depth)
+    return path
+
+
+@pytest.fixture
+def teaching_ws(tmp_path: Path) -> Path:
+    """The teaching set without its qrels: one query, three pooled documents (A, B, C)."""
+    return build_workspace(tmp_path / "teaching.sqlite", ["teaching"])
+
+
+@pytest.fixture
+def two_queries_ws(tmp_path: Path) -> Path:
+    """The hostile and teaching sets, no qrels: two queries, six pooled documents."""
+    return build_workspace(tmp_path / "two.sqlite", ["hostile", "teaching"])
+
+
+@pytest.fixture
+def hostile_ws(tmp_path: Path) -> Path:
+    """The hostile set, no qrels: markup and escape sequences in IDs, query and texts."""
+    return build_workspace(tmp_path / "hostile.sqlite", ["hostile"])
+
+
+def grade_screen(app: JudgepoolApp) -> GradeScreen:
+    screen = app.get_screen("grade")
+    assert isinstance(screen, GradeScreen)
+    return screen
+
+
+async def wait_ready(pilot: Pilot[None], timeout: float = 5.0) -> GradeScreen:
+    """The grade screen, once its plan is read and shown."""
+    app = pilot.app
+    assert isinstance(app, JudgepoolApp)
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while True:
+        screen = grade_screen(app)
+        if screen.ready:
+            await pilot.pause()
+            return screen
+        if loop.time() > deadline:
+            raise AssertionError("the grade screen did not read its plan in time")
+        await pilot.pause(0.02)

@@ -1,0 +1,182 @@
+"""The app in a real terminal: tmux runs ``judgepool tui`` (120x40) and the
+tests type keys with ``send-keys`` and read the screen with ``capture-pane``.
+
+- a digit grades the document, and the grade is in the workspace file;
+- markup and escape sequences in data show as characters: the pane shows
+  them, nothing turns the window title into "pwned title";
+- five grades, then SIGKILL to the app's process (not to tmux): all five are
+  in the workspace.
+- ``judgepool demo`` in an empty directory builds the demo workspace and opens it.
+
+Skipped only when tmux is not installed.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from judgepool.services import app_queries
+from judgepool.services import workspace as services
+from tests.tui.conftest import build_workspace
+
+pytestmark = pytest.mark.skipif(
+    shutil.which("tmux") is None, reason="tmux is not installed: the terminal tests need it"
+)
+
+WIDTH, HEIGHT = 120, 40
+
+
+class Terminal:
+    """One tmux server (its own socket) running one command in a 120x40 pane."""
+
+    def __init__(self, socket: str, cwd: Path) -> None:
+        self.socket = socket
+        self.cwd = cwd
+
+    def tmux(self, *args: str) -> str:
+        result = subprocess.run(
+            ["tmux", "-L", self.socket, *args],
+            capture_output=True,
+            text=True,
+            check=True,
+            cwd=self.cwd,
+        )
+        return result.stdout
+
+    def start(self, *command: str) -> None:
+        env = {**os.environ, "TERM": "xterm-256color"}
+        line = " ".join(_quote(part) for part in command)
+        subprocess.run(
+            [
+                "tmux",
+                "-L",
+                self.socket,
+                "-f",
+                "/dev/null",
+                "new-session",
+                "-d",
+                "-s",
+                "jp",
+                "-x",
+                str(WIDTH),
+                "-y",
+                str(HEIGHT),
+                f"exec {line}",
+            ],
+            check=True,
+            cwd=self.cwd,
+            env=env,
+        )
+
+    def screen(self) -> str:
+        return self.tmux("capture-pane", "-p", "-t", "jp")
+
+    def keys(self, *keys: str) -> None:
+        self.tmux("send-keys", "-t", "jp", *keys)
+
+    def pid(self) -> int:
+        return int(self.tmux("display-message", "-p", "-t", "jp", "#{pane_pid}").strip())
+
+    def title(self) -> str:
+        return self.tmux("display-message", "-p", "-t", "jp", "#{pane_title}").strip()
+
+    def wait_for(self, check: Callable[[str], bool], timeout: float = 15.0) -> str:
+        deadline = time.monotonic() + timeout
+        while True:
+            shown = self.screen()
+            if check(shown):
+                return shown
+            if time.monotonic() > deadline:
+                raise AssertionError(f"the terminal never showed what was expected:\n{shown}")
+            time.sleep(0.05)
+
+    def close(self) -> None:
+        subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True)
+
+
+def _quote(part: str) -> str:
+    return "'" + part.replace("'", "'\\''") + "'"
+
+
+@pytest.fixture
+def terminal(tmp_path: Path) -> Iterator[Terminal]:
+    term = Terminal(f"judgepool-test-{os.getpid()}-{time.monotonic_ns()}", tmp_path)
+    try:
+        yield term
+    finally:
+        term.close()
+
+
+def app_command(workspace: Path, annotator: str) -> list[str]:
+    return [sys.executable, "-m", "judgepool", "tui", str(workspace), "--annotator", annotator]
+
+
+def judged(workspace: Path, annotator: str) -> dict[tuple[str, str], int | None]:
+    """The annotator's current grades, read through the services."""
+    with services.open_workspace(workspace) as ws:
+        return {item: j.own_grade for item, j in app_queries.item_judgments(ws, annotator).items()}
+
+
+def session_count(n: int) -> Callable[[str], bool]:
+    return lambda shown: f"{n} judged this session" in shown
+
+
+def test_a_digit_grade_reaches_the_workspace(tmp_path: Path, terminal: Terminal) -> None:
+    workspace = build_workspace(tmp_path / "teaching.sqlite", ["teaching"])
+    terminal.start(*app_command(workspace, "tess"))
+    shown = terminal.wait_for(lambda s: "annotator tess" in s and "document 1/3" in s)
+    assert "how do I brew a good cup of green tea" in shown
+    terminal.keys("2")
+    terminal.wait_for(session_count(1))
+    grades = judged(workspace, "tess")
+    assert list(grades.values()) == [2]
+
+
+def test_hostile_text_shows_literally_in_the_terminal(tmp_path: Path, terminal: Terminal) -> None:
+    workspace = build_workspace(tmp_path / "hostile.sqlite", ["hostile"])
+    terminal.start(*app_command(workspace, "tess"))
+    screens = [terminal.wait_for(lambda s: "document 1/3" in s)]
+    for position in (2, 3):
+        terminal.keys("j")
+        screens.append(terminal.wait_for(lambda s, p=position: f"document {p}/3" in s))
+    everything = "\n".join(screens)
+    for expected in (
+        "which [bold]document[/bold] shows its \\x1b[1mmarkup\\x1b[0m literally?",
+        "[bold]not bold[/bold]",
+        "[link=https://example.com]x[/link]",
+        "[@click=app.quit]not an action[/]",
+        "\\x1b[31mred\\x1b[0m",
+        "\\x1b]0;pwned title\\x07",
+        "\\x9b32mgreen",
+        "[red]hostile-id[/red]",
+    ):
+        assert expected in everything
+    assert "pwned" not in terminal.title()
+    assert terminal.pid() > 0  # still running: no [@click=app.quit] took effect
+
+
+def test_sigkill_after_five_grades_loses_none(tmp_path: Path, terminal: Terminal) -> None:
+    workspace = build_workspace(tmp_path / "noveleval.sqlite", ["noveleval"])
+    terminal.start(*app_command(workspace, "tess"))
+    terminal.wait_for(lambda s: "annotator tess" in s and "document 1/" in s)
+    terminal.keys("1", "2", "0", "2", "1")
+    terminal.wait_for(session_count(5))
+    os.kill(terminal.pid(), signal.SIGKILL)
+    grades = judged(workspace, "tess")
+    assert sorted(g for g in grades.values() if g is not None) == [0, 1, 1, 2, 2]
+
+
+def test_demo_builds_and_opens_in_an_empty_directory(tmp_path: Path, terminal: Terminal) -> None:
+    terminal.start(sys.executable, "-m", "judgepool", "demo", "--annotator", "newcomer")
+    shown = terminal.wait_for(lambda s: "annotator newcomer" in s and "document" in s)
+    assert "workspace demo.sqlite" in shown
+    assert (tmp_path / "workspaces" / "demo.sqlite").is_file()
