@@ -184,8 +184,19 @@ def run_child(argv: list[str], env: dict[str, str] | None = None) -> ChildResult
 def judgepool_argv(run: Path, qrels: Path) -> list[str]:
     script = Path(sys.executable).parent / "judgepool"
     base = [str(script)] if script.exists() else [sys.executable, "-m", "judgepool"]
-    return [*base, "score", str(run), "--qrels", str(qrels),
-            "--preset", "trec_eval", "-k", "10", "--format", "json"]
+    return [
+        *base,
+        "score",
+        str(run),
+        "--qrels",
+        str(qrels),
+        "--preset",
+        "trec_eval",
+        "-k",
+        "10",
+        "--format",
+        "json",
+    ]
 
 
 def parse_judgepool(stdout: str) -> tuple[float, int | None, str]:
@@ -203,8 +214,11 @@ def parse_judgepool(stdout: str) -> tuple[float, int | None, str]:
 
 
 def describe_jp(summary: dict[str, Any]) -> str:
-    counts = ", ".join(f"{key} {summary[key]}" for key in ("missing", "excluded", "unknown")
-                       if isinstance(summary.get(key), int))
+    counts = ", ".join(
+        f"{key} {summary[key]}"
+        for key in ("missing", "excluded", "unknown")
+        if isinstance(summary.get(key), int)
+    )
     return f"judged queries, missing=zero as trec_eval -c ({counts})"
 
 
@@ -236,8 +250,11 @@ def measure(tool: str, rnd: int, run: Path, qrels: Path, numba_cold: bool) -> Me
         argv = [binary, "-c", "-m", "ndcg_cut.10", "-m", "num_q", str(qrels), str(run)]
         parse = parse_trec_eval
     else:
-        prog = {"ir_measures": IR_MEASURES_PROG, "ranx": RANX_PROG,
-                "pytrec_eval": PYTREC_EVAL_PROG}[tool]
+        prog = {
+            "ir_measures": IR_MEASURES_PROG,
+            "ranx": RANX_PROG,
+            "pytrec_eval": PYTREC_EVAL_PROG,
+        }[tool]
         argv, parse = [sys.executable, "-c", prog, str(run), str(qrels)], parse_peer
         if tool == "ranx" and numba_cold:
             # An empty numba cache forces the JIT compile a first-time user pays.
@@ -254,8 +271,16 @@ def measure(tool: str, rnd: int, run: Path, qrels: Path, numba_cold: bool) -> Me
         after = numba_cache_files()
         written = sum(1 for f, t in after.items() if before.get(f) != t)
         note["numba"] = f"compiled, wrote {written} cache files" if written else "cache reused"
-    m = Measurement(tool=tool, round=rnd, ok=False, wall_s=res.wall_s, cpu_s=res.cpu_s,
-                    peak_rss_mb=res.peak_rss_mb, others_cpu_s=res.others_cpu_s, notes=note)
+    m = Measurement(
+        tool=tool,
+        round=rnd,
+        ok=False,
+        wall_s=res.wall_s,
+        cpu_s=res.cpu_s,
+        peak_rss_mb=res.peak_rss_mb,
+        others_cpu_s=res.others_cpu_s,
+        notes=note,
+    )
     if res.returncode != 0:
         m.error = f"exit {res.returncode}: {res.stderr.strip()[-2000:]}"
         return m
@@ -294,11 +319,15 @@ def ensure_run(data: Path, workdir: Path, profile: str) -> Path:
     partial = target.with_suffix(".partial")
     print(f"run: generating {target.name} with {GENERATOR} --profile {profile} ...", flush=True)
     start = time.perf_counter()
-    subprocess.run([sys.executable, str(gen), str(qrels), str(queries), str(partial),
-                    "--profile", profile], check=True)
+    subprocess.run(
+        [sys.executable, str(gen), str(qrels), str(queries), str(partial), "--profile", profile],
+        check=True,
+    )
     os.replace(partial, target)  # never leave a half-written file under the final name
-    print(f"run: generated in {time.perf_counter() - start:.1f} s, "
-          f"{target.stat().st_size / 1e6:.0f} MB")
+    print(
+        f"run: generated in {time.perf_counter() - start:.1f} s, "
+        f"{target.stat().st_size / 1e6:.0f} MB"
+    )
     return target
 
 
@@ -323,8 +352,12 @@ def numba_cache_files() -> dict[str, int]:
         spec = util.find_spec("ranx")
         locations = spec.submodule_search_locations if spec is not None else None
         roots = [Path(p) for p in locations or []]
-    return {str(f): f.stat().st_mtime_ns
-            for r in roots for pattern in ("*.nbi", "*.nbc") for f in r.rglob(pattern)}
+    return {
+        str(f): f.stat().st_mtime_ns
+        for r in roots
+        for pattern in ("*.nbi", "*.nbc")
+        for f in r.rglob(pattern)
+    }
 
 
 def version_of(dist: str) -> str:
@@ -344,8 +377,11 @@ def summarise(results: list[Measurement], tools: list[str]) -> dict[str, dict[st
         ok = [m for m in results if m.tool == tool and m.ok]
         failed = [m for m in results if m.tool == tool and not m.ok]
         if not ok:
-            out[tool] = {"ok_rounds": 0, "failed_rounds": len(failed),
-                         "error": failed[0].error if failed else None}
+            out[tool] = {
+                "ok_rounds": 0,
+                "failed_rounds": len(failed),
+                "error": failed[0].error if failed else None,
+            }
             continue
         walls = [m.wall_s for m in ok]
         ndcgs = {round(m.ndcg, 9) for m in ok if m.ndcg is not None}
@@ -372,8 +408,10 @@ def summarise(results: list[Measurement], tools: list[str]) -> dict[str, dict[st
 
 
 def print_table(summary: dict[str, dict[str, Any]]) -> None:
-    head = (f"{'tool':<12} {'ok':>4} {'median s':>9} {'min s':>7} {'max s':>7} {'cpu s':>7} "
-            f"{'peak MB':>8} {'nDCG@10':>9} {'x peer':>7}  averaged over")
+    head = (
+        f"{'tool':<12} {'ok':>4} {'median s':>9} {'min s':>7} {'max s':>7} {'cpu s':>7} "
+        f"{'peak MB':>8} {'nDCG@10':>9} {'x peer':>7}  averaged over"
+    )
     print(head)
     print("-" * len(head))
     for tool, s in summary.items():
@@ -381,10 +419,12 @@ def print_table(summary: dict[str, dict[str, Any]]) -> None:
             print(f"{tool:<12} {0:>4}  failed: {str(s.get('error'))[:200]}")
             continue
         n = "?" if s["n"] is None else str(s["n"])
-        print(f"{tool:<12} {s['ok_rounds']:>4} {s['median_wall_s']:>9.2f} {s['min_wall_s']:>7.2f} "
-              f"{s['max_wall_s']:>7.2f} {s['median_cpu_s']:>7.2f} "
-              f"{s['median_peak_rss_mb']:>8.0f} {fmt(s['ndcg'], '.6f'):>9} "
-              f"{fmt(s.get('x_fastest_peer'), '.2f'):>7}  {n} {s['over']}")
+        print(
+            f"{tool:<12} {s['ok_rounds']:>4} {s['median_wall_s']:>9.2f} {s['min_wall_s']:>7.2f} "
+            f"{s['max_wall_s']:>7.2f} {s['median_cpu_s']:>7.2f} "
+            f"{s['median_peak_rss_mb']:>8.0f} {fmt(s['ndcg'], '.6f'):>9} "
+            f"{fmt(s.get('x_fastest_peer'), '.2f'):>7}  {n} {s['over']}"
+        )
 
 
 def verdict_lines(summary: dict[str, dict[str, Any]]) -> list[str]:
@@ -393,8 +433,10 @@ def verdict_lines(summary: dict[str, dict[str, Any]]) -> list[str]:
     if len(vals) > 1:
         spread = max(vals.values()) - min(vals.values())
         agree = "agree" if spread <= AGREE_TOL else "DISAGREE"
-        lines.append(f"nDCG@10: max spread between tools {spread:.2e}: "
-                     f"{agree} to 4 decimals (tolerance {AGREE_TOL:g})")
+        lines.append(
+            f"nDCG@10: max spread between tools {spread:.2e}: "
+            f"{agree} to 4 decimals (tolerance {AGREE_TOL:g})"
+        )
     for tool, s in summary.items():
         if s.get("ok_rounds") and not s["ndcg_stable_across_rounds"]:
             lines.append(f"warning: {tool} reported different nDCG@10 in different rounds")
@@ -410,29 +452,51 @@ def verdict_lines(summary: dict[str, dict[str, Any]]) -> list[str]:
         ratio = jp["median_wall_s"] / best["median_wall_s"]
         peak = jp["max_peak_rss_mb"]
         met = ratio <= GOAL_RATIO and peak < GOAL_PEAK_MB
+        # CPU time is far less disturbed by other work than wall time: shown
+        # beside the verdict as a cross-check, never instead of it.
+        cpu_ratio = jp["median_cpu_s"] / best["median_cpu_s"]
         jp["goal_ratio"] = ratio
+        jp["goal_cpu_ratio"] = cpu_ratio
         jp["goal_met"] = met
         lines.append(
             f"goal: judgepool median {jp['median_wall_s']:.2f} s = {ratio:.3f}x {best_name} "
             f"({best['median_wall_s']:.2f} s), peak {peak:.0f} MB (max over rounds); "
-            f"goal <= {GOAL_RATIO}x and peak < 1 GB: {'MET' if met else 'NOT MET'}")
+            f"goal <= {GOAL_RATIO}x and peak < 1 GB: {'MET' if met else 'NOT MET'} "
+            f"(CPU time ratio {cpu_ratio:.3f}x)"
+        )
     return lines
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
-    ap.add_argument("--data", type=Path, default=DEFAULT_DATA,
-                    help=f"folder with {GENERATOR}, {QRELS}, {QUERIES} (default: %(default)s)")
-    ap.add_argument("--workdir", type=Path, default=DEFAULT_WORKDIR,
-                    help="where the generated run is cached (default: %(default)s, git-ignored)")
-    ap.add_argument("--profile", choices=("bm25", "rerank"), default="bm25",
-                    help="generator profile (default: %(default)s)")
+    ap.add_argument(
+        "--data",
+        type=Path,
+        default=DEFAULT_DATA,
+        help=f"folder with {GENERATOR}, {QRELS}, {QUERIES} (default: %(default)s)",
+    )
+    ap.add_argument(
+        "--workdir",
+        type=Path,
+        default=DEFAULT_WORKDIR,
+        help="where the generated run is cached (default: %(default)s, git-ignored)",
+    )
+    ap.add_argument(
+        "--profile",
+        choices=("bm25", "rerank"),
+        default="bm25",
+        help="generator profile (default: %(default)s)",
+    )
     ap.add_argument("--rounds", type=int, default=5, help="rounds per tool (default: %(default)s)")
-    ap.add_argument("--tools", default=",".join(TOOLS),
-                    help="comma-separated subset of: " + ",".join(TOOLS))
-    ap.add_argument("--numba-cold", action="store_true",
-                    help="give ranx an empty numba cache every round, so every round pays "
-                         "the JIT compile a first-time user pays")
+    ap.add_argument(
+        "--tools", default=",".join(TOOLS), help="comma-separated subset of: " + ",".join(TOOLS)
+    )
+    ap.add_argument(
+        "--numba-cold",
+        action="store_true",
+        help="give ranx an empty numba cache every round, so every round pays "
+        "the JIT compile a first-time user pays",
+    )
     ap.add_argument("--json", type=Path, default=None, help="write all measurements here")
     args = ap.parse_args(argv)
     tools = [t.strip() for t in args.tools.split(",") if t.strip()]
@@ -457,16 +521,25 @@ def main(argv: list[str] | None = None) -> int:
     run = ensure_run(args.data, args.workdir, args.profile)
     warm_page_cache(run)
 
-    print(f"machine: {os.cpu_count()} cores, Python {platform.python_version()}, "
-          f"{platform.platform()}")
+    print(
+        f"machine: {os.cpu_count()} cores, Python {platform.python_version()}, "
+        f"{platform.platform()}"
+    )
     if "ranx" in tools:
-        state = ("emptied before every round (--numba-cold)" if args.numba_cold
-                 else "the normal on-disk cache; each ranx line says whether that round compiled")
-        print("note: ranx compiles its measures with numba's JIT on first use, a cost a user "
-              "pays in a fresh process; numba keeps the compiled code on disk, so later "
-              f"processes mostly load it. Cache: {state}.")
-    print(f"rounds: {args.rounds}, interleaved, order rotated each round; "
-          "each tool is a fresh process (imports and file reading are included)\n")
+        state = (
+            "emptied before every round (--numba-cold)"
+            if args.numba_cold
+            else "the normal on-disk cache; each ranx line says whether that round compiled"
+        )
+        print(
+            "note: ranx compiles its measures with numba's JIT on first use, a cost a user "
+            "pays in a fresh process; numba keeps the compiled code on disk, so later "
+            f"processes mostly load it. Cache: {state}."
+        )
+    print(
+        f"rounds: {args.rounds}, interleaved, order rotated each round; "
+        "each tool is a fresh process (imports and file reading are included)\n"
+    )
 
     results: list[Measurement] = []
     for rnd in range(1, args.rounds + 1):
@@ -474,28 +547,42 @@ def main(argv: list[str] | None = None) -> int:
         for tool in tools[shift:] + tools[:shift]:
             m = measure(tool, rnd, run, qrels, args.numba_cold)
             results.append(m)
-            status = (f"nDCG@10 {m.ndcg:.6f}" if m.ok and m.ndcg is not None
-                      else f"FAILED {str(m.error)[:300]}")
+            status = (
+                f"nDCG@10 {m.ndcg:.6f}"
+                if m.ok and m.ndcg is not None
+                else f"FAILED {str(m.error)[:300]}"
+            )
             extra = "".join(f"  [{v}]" for v in m.notes.values())
             if m.others_cpu_s is not None:
                 extra += f"  [others: {m.others_cpu_s / m.wall_s:.2f} cores]"
-            print(f"  round {rnd} {tool:<12} {m.wall_s:7.2f} s {m.peak_rss_mb:7.0f} MB  "
-                  f"{status}{extra}", flush=True)
+            print(
+                f"  round {rnd} {tool:<12} {m.wall_s:7.2f} s {m.peak_rss_mb:7.0f} MB  "
+                f"{status}{extra}",
+                flush=True,
+            )
     print()
     summary = summarise(results, tools)
     print_table(summary)
-    print("x peer: median wall time / median of the fastest of " + ", ".join(PEERS)
-          + "; peak MB = peak resident memory of the process (10^6 bytes)")
-    compiled = [m for m in results if m.tool == "ranx" and m.notes.get("numba", "")
-                .startswith(("compiled", "empty"))]
+    print(
+        "x peer: median wall time / median of the fastest of "
+        + ", ".join(PEERS)
+        + "; peak MB = peak resident memory of the process (10^6 bytes)"
+    )
+    compiled = [
+        m
+        for m in results
+        if m.tool == "ranx" and m.notes.get("numba", "").startswith(("compiled", "empty"))
+    ]
     if compiled:
         rounds = ", ".join(f"round {m.round} {m.wall_s:.2f} s" for m in compiled)
         print(f"ranx paid the numba JIT compile in: {rounds} (included in its median)")
     others = [m.others_cpu_s / m.wall_s for m in results if m.others_cpu_s is not None]
     if others:
         busy = statistics.mean(others)
-        print(f"other processes used {busy:.2f} cores on average while the tools ran"
-              + (" (noisy: trust medians and ratios, not single times)" if busy > 0.25 else ""))
+        print(
+            f"other processes used {busy:.2f} cores on average while the tools ran"
+            + (" (noisy: trust medians and ratios, not single times)" if busy > 0.25 else "")
+        )
     for line in verdict_lines(summary):
         print(line)
 
@@ -508,10 +595,15 @@ def main(argv: list[str] | None = None) -> int:
             "profile": args.profile,
             "rounds": args.rounds,
             "numba_cold": args.numba_cold,
-            "machine": {"cores": os.cpu_count(), "python": platform.python_version(),
-                        "platform": platform.platform()},
-            "versions": {d: version_of(d) for d in
-                         ("judgepool", "ir_measures", "ranx", "pytrec_eval-terrier", "numba")},
+            "machine": {
+                "cores": os.cpu_count(),
+                "python": platform.python_version(),
+                "platform": platform.platform(),
+            },
+            "versions": {
+                d: version_of(d)
+                for d in ("judgepool", "ir_measures", "ranx", "pytrec_eval-terrier", "numba")
+            },
             "summary": summary,
             "measurements": [asdict(m) for m in results],
         }

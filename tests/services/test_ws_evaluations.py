@@ -22,6 +22,7 @@ from judgepool.services.workspace import (
     judge,
     list_evaluations,
     load_evaluation,
+    load_run_columns,
     load_run_entries,
     pool,
     save_evaluation,
@@ -205,3 +206,31 @@ def test_pool_refuses_bad_depth_and_unknown_runs(ws: Workspace, tmp_path: Path) 
         pool(ws, depth=3, runs=["zz"])
     with pytest.raises(InputError, match="positive"):
         pool(ws, depth=0)
+
+
+def test_stored_run_columns_match_the_fast_reader_and_score_alike(
+    ws: Workspace, tmp_path: Path
+) -> None:
+    from judgepool.formats.fast_run import read_run_columns
+
+    run_path = tmp_path / "sys.run"
+    _random_run(run_path, seed=21)
+    import_run(ws, run_path)
+    stored = load_run_columns(ws, "sys")
+    read = read_run_columns(run_path)
+    assert stored.query_ids.to_pylist() == read.query_ids.to_pylist()
+    assert stored.doc_ids.to_pylist() == read.doc_ids.to_pylist()
+    assert stored.scores.tolist() == read.scores.tolist()
+    assert stored.ranks.tolist() == read.ranks.tolist()
+    assert stored.lines is not None
+    assert stored.lines.tolist() == read.line_numbers().tolist()
+    assert stored.digest == read.digest
+
+    fast = pytest.importorskip("judgepool.core.fast")
+    _grade_several(ws, seed=4)
+    judgments, _ = workspace_judgments(ws)
+    contract = preset("trec_eval", k=10)
+    entries, _ = load_run_entries(ws, "sys")
+    assert fast.evaluate_columns(stored, judgments, contract) == evaluate(
+        group_by_query(entries), judgments, contract
+    )

@@ -168,10 +168,12 @@ def test_qrels_become_judgment_events_from_the_import(ws: Workspace, tmp_path: P
 def test_qrels_annotator_option(ws: Workspace, tmp_path: Path) -> None:
     import_qrels(ws, write(tmp_path / "a.qrels", "q1 0 d1 3\n"), annotator="nist")
     judge(ws, "q1", "d1", 1, annotator="alice")
+    import_qrels(ws, write(tmp_path / "it's.qrels", "q1 0 d2 0\n"), annotator="o'brien")
     events = list_events(ws)
     assert [(e.annotator, e.source) for e in events] == [
         ("nist", "import:a.qrels"),
         ("alice", "human"),
+        ("o'brien", "import:it's.qrels"),
     ]
 
 
@@ -303,3 +305,19 @@ def test_each_run_reads_back_only_its_own_lines(ws: Workspace, tmp_path: Path) -
     assert load_run_columns(ws, "c").doc_ids.to_pylist() == ["c1", "c2", "c3"]
     rows = ws.conn.execute("SELECT run_id, line, doc_id FROM run_lines ORDER BY rowid").fetchall()
     assert [row[0] for row in rows] == [1, 1, 2, 2, 2]
+
+
+def test_the_column_snapshot_holds_the_same_lines_as_the_rows(
+    ws: Workspace, tmp_path: Path
+) -> None:
+    import_run(ws, write(tmp_path / "r.run", RUN))
+    from_snapshot = load_run_entries(ws, "r")[0]
+    columns = load_run_columns(ws, "r")
+    ws.conn.execute("DELETE FROM run_columns")  # a run without snapshot: read from rows
+    assert load_run_entries(ws, "r")[0] == from_snapshot
+    rows = load_run_columns(ws, "r")
+    for field in ("query_ids", "doc_ids"):
+        assert getattr(rows, field).to_pylist() == getattr(columns, field).to_pylist()
+    for field in ("scores", "ranks", "lines"):
+        assert getattr(rows, field).tolist() == getattr(columns, field).tolist()
+    assert rows.digest == columns.digest

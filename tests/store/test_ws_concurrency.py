@@ -2,11 +2,20 @@
 
 from __future__ import annotations
 
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
 
-from judgepool.services.workspace import init_workspace, open_workspace, workspace_judgments
+import pytest
+
+from judgepool.services.workspace import (
+    WorkspaceBusy,
+    init_workspace,
+    judge,
+    open_workspace,
+    workspace_judgments,
+)
 from judgepool.store.ledger import current_judgments, list_events
 
 GRADES_PER_PROCESS = 200
@@ -74,3 +83,18 @@ def test_two_processes_grading_at_once_lose_no_grade(tmp_path: Path) -> None:
         assert len(current_judgments(ws)) == 2 * GRADES_PER_PROCESS
         judged, _ = workspace_judgments(ws, "latest")
         assert sum(len(docs) for docs in judged.values()) == GRADES_PER_PROCESS
+
+
+def test_a_grade_waiting_too_long_for_the_lock_fails_cleanly(tmp_path: Path) -> None:
+    path = tmp_path / "w.sqlite"
+    init_workspace(path).close()
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")  # e.g. a long import in another process
+    with open_workspace(path, busy_timeout_ms=200) as ws:
+        with pytest.raises(WorkspaceBusy, match="busy") as caught:
+            judge(ws, "q1", "d1", 1, annotator="alice")
+        assert caught.value.exit_code == 2
+        holder.execute("ROLLBACK")
+        judge(ws, "q1", "d1", 1, annotator="alice")  # and works once the lock is free
+        assert len(list_events(ws)) == 1
+    holder.close()

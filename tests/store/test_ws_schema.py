@@ -10,6 +10,7 @@ import pytest
 
 from judgepool.core.contract import Contract, Scale
 from judgepool.core.errors import InputError
+from judgepool.services.workspace import judge, load_run_entries
 from judgepool.store import create_workspace, open_workspace
 from judgepool.store.schema import APPLICATION_ID, SCHEMA_VERSION, apply_migrations
 from judgepool.store.workspace import TREC_DL_LABELS
@@ -173,9 +174,10 @@ def test_opening_a_version_1_workspace_upgrades_it_keeping_every_row(tmp_path: P
             ).fetchone()[0]
             == 3
         )
-        from judgepool.services.workspace import judge
-
         judge(ws, "q1", "d1", 0, annotator="bob")
+        # a run imported before column snapshots existed is read from its rows
+        entries, _ = load_run_entries(ws, "bm25")
+        assert [(e.doc_id, e.rank, e.line) for e in entries] == [("d1", 1, 1), ("d1", 2, 2)]
     after = _dump(path, V1_TABLES)
     for table in V1_TABLES:
         if table in ("judgment_events", "current_judgments"):
@@ -207,8 +209,6 @@ def test_a_failed_upgrade_changes_nothing(tmp_path: Path) -> None:
 
 
 def test_the_ledger_refuses_update_and_delete(tmp_path: Path) -> None:
-    from judgepool.services.workspace import judge
-
     path = tmp_path / "w.sqlite"
     with create_workspace(path) as ws:
         judge(ws, "q1", "d1", 2, annotator="alice")

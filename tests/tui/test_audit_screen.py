@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 from rich.text import Text
 from textual.pilot import Pilot
 from textual.widgets import DataTable, OptionList
@@ -60,15 +61,18 @@ async def test_every_finding_of_the_run_worst_query_first(tmp_path: Path) -> Non
         assert findings.zero_idcg_queries == ("q3",)
         assert [t.query_id for t in findings.ties] == ["q3"]
         table = screen.query_one(AuditQueryTable)
-        # lowest judged@k first: the unknown query (nothing judged), the
-        # missing one (nothing returned), then q2 (2 of 3), q1 (3 of 4), q3
-        assert column(table, "query") == ["q5", "q4", "q2", "q1", "q3"]
-        assert column(table, "status") == ["unknown", "missing", "judged", "judged", "judged"]
-        assert column(table, "judged") == ["0.0000", "-", "0.6667", "0.7500", "1.0000"]
-        assert column(table, "holes") == ["1", "0", "1", "1", "0"]
+        # lowest judged@k first: the unknown query (nothing judged), q2 (2 of
+        # 3), q1 (3 of 4); then q3 (fully judged, three kinds of findings) and
+        # the skipped q4 (nothing to judge, one finding)
+        assert column(table, "query") == ["q5", "q2", "q1", "q3", "q4"]
+        assert column(table, "status") == ["unknown", "judged", "judged", "judged", "missing"]
+        assert column(table, "judged") == ["0.0000", "0.6667", "0.7500", "1.0000", "-"]
+        assert column(table, "holes") == ["1", "1", "1", "0", "0"]
         # the run's coverage is the mean over its judged queries
         judged = [q.judged_at_k for q in audit.queries if q.status == "judged"]
-        assert sum(j or 0 for j in judged) / len(judged) == audit.report.coverage.judged_at_k
+        assert sum(j or 0 for j in judged) / len(judged) == pytest.approx(
+            audit.report.coverage.judged_at_k
+        )
         text = screen_text(app)
         for part in (
             "judged@10 0.8056",
@@ -83,7 +87,7 @@ async def test_every_finding_of_the_run_worst_query_first(tmp_path: Path) -> Non
             assert part in text, part
         # q1's hole has an ID that looks like markup: it shows as typed
         table.focus()
-        table.move_cursor(row=3)
+        table.move_cursor(row=2)
         await pilot.pause()
         holes = screen.query_one(HoleTable)
         assert holes.current_hole == ("q1", "[bold]X")
@@ -109,7 +113,7 @@ async def test_judge_the_holes_moves_coverage_and_score(tmp_path: Path) -> None:
         # to q1, enter moves to its holes, j sends the highlighted one to grading
         table = screen.query_one(AuditQueryTable)
         table.focus()
-        table.move_cursor(row=3)
+        table.move_cursor(row=2)
         await pilot.press("enter")
         assert screen.focused is screen.query_one(HoleTable)
         await pilot.press("j")
@@ -165,7 +169,7 @@ def test_snapshot_audit_screen(tmp_path: Path, snap_compare: Any) -> None:
         await settle(pilot)
         table = app.screen.query_one(AuditQueryTable)
         table.focus()
-        table.move_cursor(row=3)
+        table.move_cursor(row=2)
         await settle(pilot)
 
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)

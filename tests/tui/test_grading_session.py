@@ -27,7 +27,7 @@ def plan(judged: dict[tuple[str, str], ItemJudgment] | None = None) -> GradingPl
 
 
 def graded(grade: int) -> ItemJudgment:
-    return ItemJudgment(others=(("bob", grade),))
+    return ItemJudgment(others_graded=True, others=(("bob", grade),))
 
 
 def test_starts_at_the_first_unjudged_document() -> None:

@@ -44,12 +44,12 @@ from judgepool.services.scoring import (
 from judgepool.services.workspace import (
     CONSENSUS_RULES,
     Workspace,
+    find_run,
     list_runs,
     open_workspace,
     save_evaluation,
     workspace_judgments,
 )
-from judgepool.store.runs import find_run
 
 F = TypeVar("F", bound=Callable[..., Any])
 

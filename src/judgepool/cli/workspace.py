@@ -302,6 +302,8 @@ def export_command(
             result = services.export_qrels(ws, sys.stdout, annotator=annotator, rule=consensus)
         else:
             target = Path(output)
+            if target.exists() and target.resolve() == ws.path.resolve():
+                raise InputError("is the workspace itself; choose another output file", output)
             temporary = target.with_name(f".{target.name}.{os.getpid()}.tmp")
             try:
                 with open(temporary, "w", encoding="utf-8", newline="\n") as handle:

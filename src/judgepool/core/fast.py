@@ -32,6 +32,9 @@ only over per-query values and small sets of rows:
 from __future__ import annotations
 
 import math
+import os
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Final, Protocol
 
@@ -65,10 +68,8 @@ _M1: Final = np.uint64(0x9E3779B97F4A7C15)
 _M2: Final = np.uint64(0xBF58476D1CE4E5B9)
 _M3: Final = np.uint64(0x94D049BB133111EB)
 _M4: Final = np.uint64(0xD6E8FEB86659FD93)
-# _MASKS[n] keeps the first n bytes of a big-endian 8-byte word.
-_MASKS: Final = np.array(
-    [0] + [((1 << 64) - 1) ^ ((1 << (8 * (8 - n))) - 1) for n in range(1, 9)], dtype=np.uint64
-)
+# _LOW_BYTES[n] keeps the first n bytes of a little-endian 8-byte word.
+_LOW_BYTES: Final = np.array([(1 << (8 * n)) - 1 for n in range(9)], dtype=np.uint64)
 
 
 class ColumnarRun(Protocol):
@@ -105,9 +106,18 @@ def evaluate_columns(
     """
     run = _Run.of(columns)
     judged_ids = sorted(judgments)
-    layout = _layout(run, contract.ties)
+    queries = _queries(run)
+    if run.n >= _PARALLEL_ROWS:
+        # hashing and sorting the keys in worker threads (numpy releases the
+        # GIL) overlaps with ordering the run here
+        with ThreadPoolExecutor(max_workers=_workers()) as pool:
+            keys_result = _keys_start(run, queries, contract, pool.submit)
+            layout = _layout(run, queries, contract.ties)
+            keys = keys_result()
+    else:
+        keys = _keys_start(run, queries, contract, _run_now)()
+        layout = _layout(run, queries, contract.ties)
     seg_judged = [qid in judgments for qid in layout.seg_qids]
-    keys = _keys(run, layout, contract)
     lookup = _judged_lines(run, layout, keys, judgments, seg_judged, contract)
     dups = _duplicates(run, layout, keys, seg_judged, contract)
     if contract.duplicates == "reject" and dups.entries:
@@ -265,8 +275,7 @@ class _Layout:
     seg_start: I64  # length nseg + 1; positions in ranked order
     order: _Order
     grouped: bool  # each query's lines are contiguous in the file
-    codes: I64 | None  # ungrouped: the query code of each row
-    seg_of_code: I64 | None
+    codes: I64 | None  # ungrouped: each row's query code, which is its segment
     ordered_scores: F64  # scores in ranked order
     # pairs (i, i+1) of ranked positions with equal scores inside one segment
     equal_pairs: I64
@@ -278,15 +287,9 @@ class _Layout:
     def segment_of_rows(self, rows: I64) -> I64:
         if self.grouped:
             return _segment_of(self.seg_start[:-1], rows)
-        assert self.codes is not None and self.seg_of_code is not None
-        return self.seg_of_code[self.codes[rows]]
-
-    def segment_per_row(self) -> I64:
-        """Every row's segment, in file order."""
-        if self.grouped:
-            return np.repeat(np.arange(self.nseg, dtype=np.int64), np.diff(self.seg_start))
-        assert self.codes is not None and self.seg_of_code is not None
-        return self.seg_of_code[self.codes]
+        assert self.codes is not None
+        segments: I64 = self.codes[rows]  # segment k is the query of code k
+        return segments
 
 
 def _sort_keys(ties: str) -> list[tuple[str, str]]:
@@ -316,18 +319,58 @@ def _sorted_subset(run: _Run, rows: I64, group: I64, ties: str) -> I64:
     return ordered
 
 
-def _layout(run: _Run, ties: str) -> _Layout:
+@dataclass(eq=False)
+class _Queries:
+    """The run's queries: each query's lines form one segment. Grouped: the
+    lines of a query are contiguous in the file and segments are numbered in
+    file order; otherwise segments are numbered by dictionary code (first
+    appearance) and ``codes`` gives each row's segment."""
+
+    seg_qids: list[str]
+    grouped: bool
+    boundary: B  # grouped: row i + 1 starts a new segment
+    starts: I64  # grouped: the first row of every segment
+    codes: I64 | None
+
+    @property
+    def nseg(self) -> int:
+        return len(self.seg_qids)
+
+    def segment_ids(self, lo: int, hi: int) -> I64:
+        """The segment of every row in ``lo..hi - 1``."""
+        if self.codes is not None:
+            return self.codes[lo:hi]
+        first = int(np.searchsorted(self.starts, lo, side="right")) - 1
+        last = int(np.searchsorted(self.starts, hi - 1, side="right")) - 1
+        bounds = np.clip(np.append(self.starts[first + 1 : last + 1], hi), lo, hi)
+        lengths = np.diff(np.concatenate(([lo], bounds)))
+        ids: I64 = np.repeat(np.arange(first, last + 1, dtype=np.int64), lengths)
+        return ids
+
+
+def _queries(run: _Run) -> _Queries:
     n = run.n
     if n == 0:
-        return _Layout([], np.zeros(1, dtype=np.int64), _Order(0, _EMPTY_I64, _EMPTY_I64),
-                       True, None, None, run.scores, _EMPTY_I64)
+        return _Queries([], True, np.zeros(0, dtype=bool), _EMPTY_I64, None)
     q = run.query_ids
     boundary = pc.not_equal(q.slice(1), q.slice(0, n - 1)).to_numpy(zero_copy_only=False)
     starts = np.concatenate(([0], np.flatnonzero(boundary) + 1)).astype(np.int64)
     seg_qids: list[str] = q.take(pa.array(starts)).to_pylist()
     if len(set(seg_qids)) == len(seg_qids):
-        return _grouped_layout(run, ties, boundary, starts, seg_qids)
-    return _ungrouped_layout(run, ties)
+        return _Queries(seg_qids, True, boundary, starts, None)
+    encoded = pc.dictionary_encode(q)
+    codes = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64)
+    return _Queries(encoded.dictionary.to_pylist(), False, boundary, starts, codes)
+
+
+def _layout(run: _Run, queries: _Queries, ties: str) -> _Layout:
+    if run.n == 0:
+        return _Layout([], np.zeros(1, dtype=np.int64), _Order(0, _EMPTY_I64, _EMPTY_I64),
+                       True, None, run.scores, _EMPTY_I64)
+    if queries.grouped:
+        return _grouped_layout(run, ties, queries.boundary, queries.starts, queries.seg_qids)
+    assert queries.codes is not None
+    return _ungrouped_layout(run, ties, queries.codes, queries.seg_qids)
 
 
 def _grouped_layout(
@@ -386,33 +429,26 @@ def _grouped_layout(
         equal_pairs = np.flatnonzero(
             (ordered_scores[1:] == ordered_scores[:-1]) & inside
         ).astype(np.int64)
-    return _Layout(seg_qids, seg_start, order, True, None, None, ordered_scores, equal_pairs)
+    return _Layout(seg_qids, seg_start, order, True, None, ordered_scores, equal_pairs)
 
 
-def _ungrouped_layout(run: _Run, ties: str) -> _Layout:
+def _ungrouped_layout(run: _Run, ties: str, codes: I64, names: list[str]) -> _Layout:
+    # Sorting by dictionary code first makes segment k the query of code k.
     n = run.n
-    encoded = pc.dictionary_encode(run.query_ids)
-    codes = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64)
-    names: list[str] = encoded.dictionary.to_pylist()
     rows = np.arange(n, dtype=np.int64)
     ordered_rows = _sorted_subset(run, rows, codes, ties)
     ordered_codes = codes[ordered_rows]
     change = np.flatnonzero(ordered_codes[1:] != ordered_codes[:-1]) + 1
-    starts = np.concatenate(([0], change)).astype(np.int64)
-    seg_start = np.append(starts, n)
-    seg_codes = ordered_codes[starts]
-    seg_of_code = np.empty(len(names), dtype=np.int64)
-    seg_of_code[seg_codes] = np.arange(seg_codes.size, dtype=np.int64)
+    seg_start = np.concatenate(([0], change, [n])).astype(np.int64)
     ordered_scores = run.scores[ordered_rows]
     inside = ordered_codes[1:] == ordered_codes[:-1]
     equal_pairs = np.flatnonzero((ordered_scores[1:] == ordered_scores[:-1]) & inside)
     return _Layout(
-        [names[c] for c in seg_codes.tolist()],
+        names,
         seg_start,
         _Order(n, rows, ordered_rows),
         False,
         codes,
-        seg_of_code,
         ordered_scores,
         equal_pairs.astype(np.int64),
     )
@@ -421,81 +457,191 @@ def _ungrouped_layout(run: _Run, ties: str) -> _Layout:
 # --------------------------------------------------------------------------- keys
 
 
-def _mix(h: U64) -> U64:
-    """A 64-bit finaliser (splitmix64's), in place."""
-    h ^= h >> np.uint64(30)
-    h *= _M2
-    h ^= h >> np.uint64(27)
-    h *= _M3
-    h ^= h >> np.uint64(31)
+class _StringHasher:
+    """64-bit hashes of a string array's values, any range of rows at a time.
+
+    A value's first 8 bytes are read as one little-endian word with the bytes
+    beyond its length masked off, then (for longer IDs) bytes 8-15 and the last
+    8: every byte of IDs up to 24 bytes. Longer IDs that agree on those collide,
+    and so, rarely, may others: the exact checks after the sort catch both.
+    Multiplying by an odd constant spreads every input bit into the top bits
+    that the sort compares.
+    """
+
+    def __init__(self, values: pa.Array) -> None:
+        self.offsets, data = _string_buffers(values)
+        self.n = len(values)
+        lengths = np.diff(self.offsets) if self.n else _EMPTY_I64
+        self.longest = int(lengths.max()) if self.n else 0
+        self.masks = np.array(
+            [(1 << (8 * min(size, 8))) - 1 for size in range(self.longest + 1)], dtype=np.uint64
+        )
+        self.data = data
+        # every byte offset of the data seen as the start of a little-endian word;
+        # the last 7 offsets go through a padded copy of the end (see `_words`)
+        self.limit = max(data.size - 8, -1)
+        self.words = (
+            np.ndarray(shape=(data.size - 7,), dtype="<u8", buffer=data, strides=(1,))
+            if data.size >= 8
+            else np.zeros(0, dtype=np.uint64)
+        )
+        tail = np.zeros(16, dtype=np.uint8)
+        end = data[max(data.size - 8, 0) :]
+        tail[: end.size] = end
+        self.tail_base = max(data.size - 8, 0)
+        self.tail_words = np.ndarray(shape=(9,), dtype="<u8", buffer=tail, strides=(1,))
+
+    def _words(self, at: I64) -> U64:
+        if at.size == 0 or int(at.max()) <= self.limit:
+            found: U64 = self.words[at]
+            return found
+        # Past the data's end only windows that the masks zero out anyway begin
+        # (a second window of an ID shorter than 9 bytes): clip them to the end.
+        at = np.minimum(at, self.data.size)
+        result = np.empty(at.size, dtype=np.uint64)
+        inside = at <= self.limit
+        result[inside] = self.words[at[inside]]
+        outside = ~inside
+        result[outside] = self.tail_words[at[outside] - self.tail_base]
+        return result
+
+    def hash(self, lo: int, hi: int, salt: U64) -> U64:
+        """Hashes of rows ``lo..hi - 1``, each mixed with its ``salt``."""
+        starts = self.offsets[lo:hi]
+        lengths = self.offsets[lo + 1 : hi + 1] - starts
+        h = self._words(starts)
+        h &= self.masks[lengths]
+        if self.longest > 8:
+            more = self._words(starts + 8)
+            more &= self.masks[np.maximum(lengths - 8, 0)]
+            more *= _M2
+            h ^= more
+        if self.longest > 16:
+            more = self._words(starts + np.maximum(lengths - 8, 0))
+            more &= self.masks[lengths]
+            more *= _M3
+            h ^= more
+            h ^= lengths.astype(np.uint64) * _M4
+        h ^= salt
+        h *= _M1
+        return h
+
+
+def _segment_salt(segments: I64) -> U64:
+    salt: U64 = segments.astype(np.uint64) * _M3 + _M4
+    return salt
+
+
+def _code_hash(codes: I64, salt: U64) -> U64:
+    h = codes.astype(np.uint64) * _M2
+    h ^= salt
+    h *= _M1
     return h
-
-
-def _string_hash(values: pa.Array) -> U64:
-    """A 64-bit hash of each string: its length, its first 16 and its last 8 bytes
-    (every byte of IDs up to 24 bytes; longer IDs that agree on those collide, which
-    the exact checks catch)."""
-    offsets, data = _string_buffers(values)
-    n = len(values)
-    if n == 0:
-        return np.zeros(0, dtype=np.uint64)
-    starts = offsets[:-1]
-    lengths = offsets[1:] - starts
-    base = int(starts[0]) if n else 0
-    end = int(offsets[-1])
-    padded = np.zeros(end - base + 8, dtype=np.uint8)
-    padded[: end - base] = data[base:end]
-    starts = starts - base
-    # every byte offset seen as the start of a big-endian 8-byte word
-    words = np.ndarray(shape=(padded.size - 7,), dtype=">u8", buffer=padded, strides=(1,))
-    longest = int(lengths.max())
-    h = words[starts] & _MASKS[np.minimum(lengths, 8)]
-    h = h.astype(np.uint64) * _M1
-    h ^= lengths.astype(np.uint64) * _M4
-    if longest > 8:
-        second = words[starts + 8] & _MASKS[np.clip(lengths - 8, 0, 8)]
-        h ^= _mix(second.astype(np.uint64) + _M1)
-    if longest > 16:
-        tail = words[np.maximum(starts + lengths - 8, starts)] & _MASKS[np.minimum(lengths, 8)]
-        h ^= _mix(tail.astype(np.uint64) * _M4 + _M2)
-    return _mix(h)
 
 
 @dataclass(eq=False)
 class _Keys:
-    """Each row's (query, entity) as a hash, sorted with the row packed below it.
+    """Each row's (query, entity) hash with the row index packed into its low
+    bits, sorted within parts: row ranges that split no query, each sorted on
+    its own (in parallel), so equal keys of one query always meet.
 
-    ``exact(rows)`` gives, for rows, an exact identity of their entity within
-    the run (identity: the doc ID string array; entity: integer entity codes),
-    and ``entity_text`` the entity string shown in a `DuplicateEntry`.
+    Entity mode also keeps each row's entity code (exact) and the entity strings.
     """
 
     row_bits: int
-    packed: U64  # sorted: hash << row_bits | row
-    hashes: U64  # packed >> row_bits
-    segment_per_row: I64
-    entity_codes: I64 | None  # entity mode: each row's entity code
+    packed: U64  # packed[lo:hi] sorted for every part (lo, hi)
+    parts: list[tuple[int, int]]
+    part_of_segment: I64
+    hasher: _StringHasher | None
+    entity_codes: I64 | None
     entity_names: list[str] | None
     entity_index: dict[str, int] | None
 
+    @property
+    def row_mask(self) -> np.uint64:
+        return np.uint64((1 << self.row_bits) - 1)
+
     def rows_of(self, at: I64) -> I64:
-        return (self.packed[at] & np.uint64((1 << self.row_bits) - 1)).astype(np.int64)
+        return (self.packed[at] & self.row_mask).astype(np.int64)
+
+    def equal_neighbours(self) -> I64:
+        """Indices i where sorted entries i and i + 1 of one part share their hash."""
+        found: list[I64] = []
+        for lo, hi in self.parts:
+            if hi - lo < 2:
+                continue
+            part = self.packed[lo:hi]
+            close = (part[1:] ^ part[:-1]) <= self.row_mask
+            found.append(np.flatnonzero(close).astype(np.int64) + lo)
+        return np.concatenate(found) if found else _EMPTY_I64
+
+    def find(self, hashes: U64, segments: I64) -> tuple[I64, I64]:
+        """For each hash (of a key of the given segment), the range of sorted
+        entries holding it, as (first index, count)."""
+        first = hashes & ~self.row_mask
+        last = first | self.row_mask
+        low = np.zeros(hashes.size, dtype=np.int64)
+        high = np.zeros(hashes.size, dtype=np.int64)
+        part = self.part_of_segment[segments]
+        for index, (lo, hi) in enumerate(self.parts):
+            mine = np.flatnonzero(part == index)
+            if mine.size == 0:
+                continue
+            sorted_part = self.packed[lo:hi]
+            low[mine] = np.searchsorted(sorted_part, first[mine], side="left") + lo
+            high[mine] = np.searchsorted(sorted_part, last[mine], side="right") + lo
+        return low, high - low
 
 
-def _row_hash(entity_hash: U64, segments: I64) -> U64:
-    h = entity_hash ^ (segments.astype(np.uint64) * _M3 + _M1)
-    return _mix(h)
+_CHUNK_ROWS: Final = 1 << 18
+# below this many lines, threads cost more than they save
+_PARALLEL_ROWS: Final = 1 << 17
 
 
-def _keys(run: _Run, layout: _Layout, contract: Contract) -> _Keys:
+def _workers() -> int:
+    return max(1, min(2, os.cpu_count() or 1))
+
+
+def _run_now(work: Callable[[int, int], None], lo: int, hi: int) -> Future[None]:
+    """`Executor.submit` without an executor: run now, return the finished future."""
+    done: Future[None] = Future()
+    work(lo, hi)
+    done.set_result(None)
+    return done
+
+
+def _keys_start(
+    run: _Run,
+    queries: _Queries,
+    contract: Contract,
+    submit: Callable[[Callable[[int, int], None], int, int], Future[None]],
+) -> Callable[[], _Keys]:
+    """Start hashing and sorting each part with ``submit`` (a thread pool's, or
+    `_run_now`); the returned function waits for the result."""
     n = run.n
     row_bits = max(1, (n - 1).bit_length())
-    segments = layout.segment_per_row()
+    row_mask = np.uint64((1 << row_bits) - 1)
+    packed = np.empty(n, dtype=np.uint64)
+    # parts: split at segment starts near equal shares, so no query is cut
+    workers = _workers() if submit is not _run_now else 1
+    if queries.grouped and n and workers > 1:
+        wanted = np.array([n * i // workers for i in range(1, workers)], dtype=np.int64)
+        at = np.maximum(np.searchsorted(queries.starts, wanted, side="right") - 1, 0)
+        cuts = sorted(set(queries.starts[at].tolist()) - {0})
+        bounds = [0, *cuts, n]
+        parts = [(bounds[i], bounds[i + 1]) for i in range(len(bounds) - 1)]
+    else:
+        parts = [(0, n)]
+    part_of_segment = np.zeros(queries.nseg, dtype=np.int64)
+    if queries.grouped and len(parts) > 1:
+        part_starts = np.array([lo for lo, _ in parts], dtype=np.int64)
+        part_of_segment = np.searchsorted(part_starts, queries.starts, side="right") - 1
+    hasher: _StringHasher | None = None
     entity_codes: I64 | None = None
     entity_names: list[str] | None = None
     entity_index: dict[str, int] | None = None
     if contract.entity_pattern is None:
-        entity_hash = _string_hash(run.doc_ids)
+        hasher = _StringHasher(run.doc_ids)
     else:
         encoded = pc.dictionary_encode(run.doc_ids)
         doc_codes = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64)
@@ -510,17 +656,30 @@ def _keys(run: _Run, layout: _Layout, contract: Contract) -> _Keys:
         )
         entity_names = list(entity_index)
         entity_codes = code_of_unique[doc_codes] if n else _EMPTY_I64
-        entity_hash = _mix(entity_codes.astype(np.uint64) * _M1 + _M2)
-    packed = _row_hash(entity_hash, segments)
-    del entity_hash
-    shift = np.uint64(row_bits)
-    packed >>= shift
-    packed <<= shift
-    packed |= np.arange(n, dtype=np.uint64)
-    packed.sort()
-    return _Keys(
-        row_bits, packed, packed >> shift, segments, entity_codes, entity_names, entity_index
-    )
+
+    def fill(lo: int, hi: int) -> None:
+        for start in range(lo, hi, _CHUNK_ROWS):
+            end = min(start + _CHUNK_ROWS, hi)
+            salt = _segment_salt(queries.segment_ids(start, end))
+            if hasher is not None:
+                h = hasher.hash(start, end, salt)
+            else:
+                assert entity_codes is not None
+                h = _code_hash(entity_codes[start:end], salt)
+            h &= ~row_mask
+            h |= np.arange(start, end, dtype=np.uint64)
+            packed[start:end] = h
+        packed[lo:hi].sort()
+
+    futures = [submit(fill, lo, hi) for lo, hi in parts]
+
+    def result() -> _Keys:
+        for future in futures:
+            future.result()
+        return _Keys(row_bits, packed, parts, part_of_segment, hasher, entity_codes,
+                     entity_names, entity_index)
+
+    return result
 
 
 # --------------------------------------------------------------------------- judgments
@@ -558,7 +717,7 @@ def _judged_lines(
     grades = np.array(pair_grade, dtype=np.int64)
     if keys.entity_index is None:
         docs = pa.array(pair_doc, type=pa.string())
-        pair_hash = _row_hash(_string_hash(docs), segs)
+        pair_hash = _StringHasher(docs).hash(0, len(docs), _segment_salt(segs))
         pair_codes = None
     else:
         index = keys.entity_index
@@ -566,16 +725,13 @@ def _judged_lines(
         present = pair_codes >= 0
         segs, grades, pair_codes = segs[present], grades[present], pair_codes[present]
         docs = None
-        pair_hash = _row_hash(_mix(pair_codes.astype(np.uint64) * _M1 + _M2), segs)
-    pair_hash >>= np.uint64(keys.row_bits)
-    low = np.searchsorted(keys.hashes, pair_hash, side="left")
-    high = np.searchsorted(keys.hashes, pair_hash, side="right")
-    counts = (high - low).astype(np.int64)
+        pair_hash = _code_hash(pair_codes, _segment_salt(segs))
+    low, counts = keys.find(pair_hash, segs)
     if not counts.any():
         return _Lookup(_EMPTY_I64, _EMPTY_I64)
     pairs = np.repeat(np.arange(counts.size, dtype=np.int64), counts)
-    rows = keys.rows_of(_ranges(low.astype(np.int64), counts))
-    same = keys.segment_per_row[rows] == segs[pairs]
+    rows = keys.rows_of(_ranges(low, counts))
+    same = layout.segment_of_rows(rows) == segs[pairs]
     if pair_codes is None:
         assert docs is not None
         wanted = docs.take(pa.array(pairs)).cast(run.doc_ids.type)
@@ -605,11 +761,11 @@ def _duplicates(
     none = _Duplicates([], _EMPTY_I64, np.zeros(layout.nseg, dtype=np.int64))
     if run.n < 2:
         return none
-    same = np.flatnonzero(keys.hashes[1:] == keys.hashes[:-1])
+    same = keys.equal_neighbours()
     if same.size == 0:
         return none
     rows = np.unique(np.concatenate((keys.rows_of(same), keys.rows_of(same + 1))))
-    segments = keys.segment_per_row[rows]
+    segments = layout.segment_of_rows(rows)
     judged_seg = np.array(seg_judged, dtype=bool)
     rows, segments = rows[judged_seg[segments]], segments[judged_seg[segments]]
     if rows.size == 0:

@@ -216,12 +216,17 @@ class _Scanner:
         self.comment_mark = False
         self.ascii = True
         self._tail = b""  # the previous chunk's last two bytes
+        self._head = b""  # the first bytes, up to a byte order mark's length
 
     def feed(self, chunk: bytes | bytearray) -> None:
         if not chunk:
             return
-        if (self.size == 0 and chunk.startswith(_UTF8_BOM)) or b"\t" in chunk:
-            self.irregular = True  # pyarrow drops a BOM; the reference splits at tabs
+        if self.size < len(_UTF8_BOM):
+            self._head = (self._head + bytes(chunk[: len(_UTF8_BOM)]))[: len(_UTF8_BOM)]
+            if self._head == _UTF8_BOM:
+                self.irregular = True  # pyarrow drops it; the reference keeps it
+        if b"\t" in chunk:
+            self.irregular = True  # a separator for the reference
         if b"#" in chunk:
             self.comment_mark = True
         if self.ascii and not chunk.isascii():
@@ -312,7 +317,9 @@ def _read_streaming(path: str | Path) -> tuple[_Block, str] | None:
             return None  # unreadable, bad gzip: tier 2 reports it as the reference does
         if stream.scan.irregular:
             return None
-        block = _vouch(table, stream.scan, binary_text)
+        holder = [table]
+        del table  # `_vouch` frees it column by column
+        block = _vouch(holder, stream.scan, binary_text)
         if block is None and not binary_text:
             continue
         return None if block is None else (block, stream.hash.hexdigest())
@@ -333,7 +340,9 @@ def _parse_regular(data: bytes | bytearray) -> _Block | None:
         table = _arrow_read(pa.py_buffer(data), None if binary_text else tokens)
         if table is None:
             continue
-        block = _vouch(table, scan, binary_text)
+        holder = [table]
+        del table  # `_vouch` frees it column by column
+        block = _vouch(holder, scan, binary_text)
         if block is not None:
             return block
     return None
@@ -400,9 +409,11 @@ def _arrow_read(source: Any, q0_tag: tuple[bytes, bytes] | None) -> pa.Table | N
         return None
 
 
-def _vouch(table: pa.Table, scan: _Scanner, binary_text: bool) -> _Block | None:
-    """The parsed table as columns, if nothing shows it differs from the
-    reference's reading; else None."""
+def _vouch(holder: list[pa.Table], scan: _Scanner, binary_text: bool) -> _Block | None:
+    """The parsed table (taken out of ``holder``, so that its memory goes as soon
+    as each column is copied out) as contiguous columns, if nothing shows that
+    it differs from the reference's reading; else None."""
+    table = holder.pop()
     if table.column("score").null_count or table.column("rank").null_count:
         # the null spellings apply to the numeric columns too: a score or rank
         # spelled like the Q0 or tag value read as null
@@ -417,28 +428,39 @@ def _vouch(table: pa.Table, scan: _Scanner, binary_text: bool) -> _Block | None:
                     values.cast(pa.string())
                 except (pa.ArrowException, ValueError):
                     return None
-    query_ids = table.column("query")
-    doc_ids = table.column("doc")
-    for ids in (query_ids, doc_ids):
+    for column in ("query", "doc"):
+        ids = table.column(column)
         if len(ids) and pc.min(pc.binary_length(ids)).as_py() == 0:
             return None  # a leading space (empty first column) or a doubled one
-    if scan.comment_mark and pc.any(pc.starts_with(query_ids, "#")).as_py():
+    if scan.comment_mark and pc.any(pc.starts_with(table.column("query"), "#")).as_py():
         return None  # comment lines: the reference skips them
-    # One contiguous buffer each, allocated by pyarrow (whose pool still holds
-    # the parser's freed memory), seen by numpy without a copy.
-    scores = _numeric(table.column("score"), np.float64)
+    chunks = {name: table.column(name).chunks for name in ("query", "doc", "score", "rank")}
+    del table
+    # One contiguous buffer per column, each copied out before the next so the
+    # parsed pieces can go back to the system in between.
+    scores = _numeric(chunks.pop("score"), np.float64)
     if not np.isfinite(scores).all():
         return None
-    ranks = _numeric(table.column("rank"), np.int64)
-    return _Block(query_ids.chunks, doc_ids.chunks, scores, ranks, None)
+    ranks = _numeric(chunks.pop("rank"), np.int64)
+    query_ids = _combine_strings(chunks.pop("query"))
+    _release()
+    doc_ids = _combine_strings(chunks.pop("doc"))
+    _release()
+    return _Block([query_ids], [doc_ids], scores, ranks, None)
 
 
-def _numeric(column: pa.ChunkedArray, dtype: type[np.generic]) -> npt.NDArray[Any]:
+def _release() -> None:
+    """Hand pyarrow's freed memory back to the system (it keeps it otherwise)."""
+    pa.default_memory_pool().release_unused()
+
+
+def _numeric(chunks: list[pa.Array], dtype: type[np.generic]) -> npt.NDArray[Any]:
     """A null-free numeric column as one numpy array (a view of arrow memory)."""
-    chunks = column.chunks
     if not chunks:
         return np.zeros(0, dtype=dtype)
     whole = chunks[0] if len(chunks) == 1 else pa.concat_arrays(chunks)
+    chunks.clear()
+    _release()
     return np.asarray(whole.to_numpy(zero_copy_only=True), dtype=dtype)
 
 
@@ -604,6 +626,8 @@ def _combine_ranks(parts: Sequence[npt.NDArray[np.int64] | list[int]]) -> npt.ND
     )
     if not overflow:
         arrays = [np.asarray(part, dtype=np.int64) for part in parts]
+        if len(arrays) == 1:
+            return arrays[0]
         return np.concatenate(arrays) if arrays else np.zeros(0, dtype=np.int64)
     values: list[int] = []
     for part in parts:

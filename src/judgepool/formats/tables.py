@@ -3,10 +3,11 @@
 TSV lines are ``id<TAB>text`` with an optional third column (a query's
 narrative, a document's title). JSONL lines are objects with ``id`` (or
 BEIR's ``_id``), ``text``, and optionally ``narrative`` (queries) or ``title``
-(documents); other keys are ignored. Blank lines are skipped, CRLF is
-accepted, gzip is recognised by its magic bytes. The format is chosen by the
-file name (``.jsonl``, ``.ndjson``, ``.json``, with or without ``.gz``), else
-by the first non-blank line: a line starting with ``{`` means JSONL.
+(documents); other keys are ignored. Blank lines are skipped; CRLF and a
+UTF-8 byte order mark are accepted; gzip is recognised by its magic bytes.
+The format is chosen by the file name (``.jsonl``, ``.ndjson``, ``.json``,
+with or without ``.gz``), else by the first non-blank line: a line starting
+with ``{`` means JSONL.
 
 Every error names the file and the 1-based line; the whole file is checked
 before anything is returned, so a caller never acts on half a file.
@@ -27,6 +28,7 @@ TableKind = Literal["queries", "documents"]
 # The name of the optional third field, per kind.
 EXTRA_FIELD: Final[dict[str, str]] = {"queries": "narrative", "documents": "title"}
 _JSON_SUFFIXES: Final = (".jsonl", ".ndjson", ".json")
+_UTF8_BOM: Final = b"\xef\xbb\xbf"
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,6 +124,8 @@ def read_table(path: str | Path, kind: TableKind) -> list[TableRow]:
     jsonl = _is_jsonl(Path(path), data)
     rows: list[TableRow] = []
     first_line: dict[str, int] = {}
+    if data.startswith(_UTF8_BOM):
+        data = data[len(_UTF8_BOM) :]
     for number, raw in enumerate(data.split(b"\n"), start=1):
         text = _decode(raw, name, number)
         if not text.strip():

@@ -1,23 +1,29 @@
-"""What the app's grade screen reads from a workspace, built on the store's
-public functions: the grading plan (queries, the pooled documents of each,
-every current judgment), one document or query, and one item's judgments
-after an undo.
+"""What the app's grade screen reads from a workspace: the grading plan (queries,
+the pooled documents of each, who has judged what), one document or query,
+and one item's current judgments.
 
 The plan hides how a document entered the pool: each query's documents are
-ordered by a hash of (query, document), never by run or rank, with the
+ordered by a checksum of (query, document), never by run or rank, with the
 documents nobody has graded yet first, so grading walks through the work
 still to do before the work already done.
+
+The plan reads plain rows with SQL of its own rather than the store's record
+per pool member (which carries every run and rank that brought it in) or per
+judgment: it must be ready in well under a second on a pool of 100 k
+documents, and run and rank are exactly what grading hides. Other annotators'
+grades are read per document, when it is shown.
 """
 
 from __future__ import annotations
 
-import hashlib
-from collections.abc import Iterable
+import zlib
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from judgepool.core.contract import Scale
-from judgepool.store import corpus, ledger, pools
+from judgepool.store import corpus
 from judgepool.store.corpus import Document, Query
+from judgepool.store.ledger import get_event
 from judgepool.store.workspace import Workspace
 
 Item = tuple[str, str]  # (query ID, document ID)
@@ -28,22 +34,25 @@ class ItemJudgment:
     """The current judgments of one (query, document).
 
     ``own_*`` is the grading annotator's state (a grade, unsure, or nothing;
-    ``own_event`` the ledger event behind it); ``others`` the grades other
-    annotators (imported qrels included) currently hold.
+    ``own_event`` the ledger event behind it). ``others_graded``: another
+    annotator (imported qrels included) holds a grade; ``others`` lists them
+    as (annotator, grade) when they were read (see `item_judgment`).
     """
 
     own_grade: int | None = None
     own_unsure: bool = False
     own_event: int | None = None
+    others_graded: bool = False
     others: tuple[tuple[str, int], ...] = ()
 
     @property
     def judged(self) -> bool:
         """Someone holds a grade for the item (unsure is not a grade)."""
-        return self.own_grade is not None or bool(self.others)
+        return self.own_grade is not None or self.others_graded
 
 
 NOT_JUDGED = ItemJudgment()
+GRADED_BY_OTHERS = ItemJudgment(others_graded=True)
 
 
 @dataclass
@@ -58,7 +67,11 @@ class PlanQuery:
 
 @dataclass
 class GradingPlan:
-    """Everything the grade screen needs at start, read in one go."""
+    """Everything the grade screen needs at start, read in one go.
+
+    ``judgments`` holds the items someone has judged (or the annotator marked
+    unsure); an item absent from it is not judged.
+    """
 
     queries: list[PlanQuery]
     judgments: dict[Item, ItemJudgment]
@@ -66,57 +79,52 @@ class GradingPlan:
     labels: dict[int, str]
 
 
-def _neutral_key(query_id: str, doc_id: str) -> bytes:
-    # A hash, not the doc ID: IDs can encode rank (NovelEval's "3-0" is query
-    # 3's first search result), and sorting by them would leak it.
-    return hashlib.blake2b(f"{query_id}\x00{doc_id}".encode(), digest_size=8).digest()
-
-
-def item_judgments(
-    ws: Workspace, annotator: str, query_id: str | None = None
-) -> dict[Item, ItemJudgment]:
-    """Every current judgment (of one query, or all), seen from ``annotator``."""
-    own: dict[Item, tuple[int | None, bool, int]] = {}
-    others: dict[Item, list[tuple[str, int]]] = {}
-    for row in ledger.current_judgments(ws, query_id=query_id):
-        item = (row.query_id, row.doc_id)
-        if row.annotator == annotator:
-            own[item] = (row.grade, row.unsure, row.event_id)
-        elif row.grade is not None:
-            others.setdefault(item, []).append((row.annotator, row.grade))
-    result: dict[Item, ItemJudgment] = {}
-    for item in own.keys() | others.keys():
-        grade, unsure, event = own.get(item, (None, False, None))
-        result[item] = ItemJudgment(grade, unsure, event, tuple(others.get(item, ())))
-    return result
-
-
-def item_judgment(ws: Workspace, annotator: str, query_id: str, doc_id: str) -> ItemJudgment:
-    """One item's current judgments, seen from ``annotator``."""
-    return item_judgments(ws, annotator, query_id).get((query_id, doc_id), NOT_JUDGED)
+def _neutral_key(query_id: str, doc_id: str) -> int:
+    # A checksum, not the doc ID: IDs can encode rank (NovelEval's "3-0" is
+    # query 3's first search result), and sorting by them would leak it.
+    return zlib.crc32(f"{query_id}\x00{doc_id}".encode())
 
 
 def order_for_grading(
-    query_id: str, doc_ids: Iterable[str], judgments: dict[Item, ItemJudgment]
+    query_id: str, doc_ids: Iterable[str], judgments: Mapping[Item, ItemJudgment]
 ) -> list[str]:
-    """Unjudged documents first, each group in the neutral (hashed) order."""
+    """Unjudged documents first, each group in the neutral (checksum) order."""
     return sorted(
         set(doc_ids),
         key=lambda doc: (
             judgments.get((query_id, doc), NOT_JUDGED).judged,
             _neutral_key(query_id, doc),
+            doc,
         ),
     )
 
 
 def grading_plan(ws: Workspace, annotator: str) -> GradingPlan:
-    """The queries that have pooled documents (in every pool), in query order,
-    each with its documents in grading order, and every current judgment."""
-    pooled: dict[str, set[str]] = {}
-    for name in pools.list_pools(ws):
-        for member in pools.pool_members(ws, name):
-            pooled.setdefault(member.query_id, set()).add(member.doc_id)
-    judgments = item_judgments(ws, annotator)
+    """The queries that have pooled documents (in any pool), in query order,
+    each with its documents in grading order, and who has judged what."""
+    pooled: dict[str, list[str]] = {}
+    judgments: dict[Item, ItemJudgment] = {}
+    # One row per pooled item, flagged when another annotator holds a grade;
+    # the flag is an index lookup on current_judgments' key, done in SQLite.
+    for query_id, doc_id, others_graded in ws.conn.execute(
+        "SELECT m.query_id, m.doc_id, EXISTS ("
+        "  SELECT 1 FROM current_judgments c"
+        "  WHERE c.query_id = m.query_id AND c.doc_id = m.doc_id"
+        "    AND c.grade IS NOT NULL AND c.annotator != ?)"
+        " FROM (SELECT DISTINCT query_id, doc_id FROM pool_members) m",
+        (annotator,),
+    ):
+        pooled.setdefault(query_id, []).append(doc_id)
+        if others_graded:
+            judgments[(query_id, doc_id)] = GRADED_BY_OTHERS
+    for query_id, doc_id, grade, unsure, event_id in ws.conn.execute(
+        "SELECT query_id, doc_id, grade, unsure, event_id FROM current_judgments "
+        "WHERE annotator = ?",
+        (annotator,),
+    ):
+        item = (query_id, doc_id)
+        others = judgments.get(item, NOT_JUDGED).others_graded
+        judgments[item] = ItemJudgment(grade, bool(unsure), event_id, others)
     known = {query.id: query for query in corpus.list_queries(ws)}
     ordered = [q for q in known if q in pooled] + sorted(q for q in pooled if q not in known)
     queries: list[PlanQuery] = []
@@ -131,6 +139,30 @@ def grading_plan(ws: Workspace, annotator: str) -> GradingPlan:
             )
         )
     return GradingPlan(queries, judgments, ws.scale, ws.labels())
+
+
+def item_judgment(ws: Workspace, annotator: str, query_id: str, doc_id: str) -> ItemJudgment:
+    """One item's current judgments, seen from ``annotator``, with the other
+    annotators' grades listed."""
+    own: tuple[int | None, bool, int | None] = (None, False, None)
+    others: list[tuple[str, int]] = []
+    for who, grade, unsure, event_id in ws.conn.execute(
+        "SELECT annotator, grade, unsure, event_id FROM current_judgments "
+        "WHERE query_id = ? AND doc_id = ? ORDER BY event_id",
+        (query_id, doc_id),
+    ):
+        if who == annotator:
+            own = (grade, bool(unsure), event_id)
+        elif grade is not None:
+            others.append((who, grade))
+    return ItemJudgment(*own, others_graded=bool(others), others=tuple(others))
+
+
+def item_judgments(ws: Workspace, annotator: str) -> dict[Item, ItemJudgment]:
+    """Every item with a current judgment, seen from ``annotator`` (for checks and
+    reports: the app itself reads `grading_plan` and `item_judgment`)."""
+    items = ws.conn.execute("SELECT DISTINCT query_id, doc_id FROM current_judgments").fetchall()
+    return {(q, d): item_judgment(ws, annotator, q, d) for q, d in items}
 
 
 def plan_query(ws: Workspace, query_id: str) -> PlanQuery:
@@ -148,7 +180,7 @@ def document(ws: Workspace, doc_id: str) -> Document | None:
 
 def note_of(ws: Workspace, event_id: int | None) -> str | None:
     """The note of a ledger event (None without an event or a note)."""
-    return None if event_id is None else ledger.get_event(ws, event_id).note
+    return None if event_id is None else get_event(ws, event_id).note
 
 
 def query(ws: Workspace, query_id: str) -> Query | None:

@@ -200,9 +200,11 @@ class QueryAudit:
 
 def _worst_first(query: QueryAudit) -> tuple[float, int, int, str]:
     # Coverage first: a query whose top k is least judged is the one whose
-    # score means least. A query with no coverage at all (unknown to the
-    # judgments, or missing from the run) counts as 0.
-    coverage = query.judged_at_k if query.judged_at_k is not None else 0.0
+    # score means least, and the one judging can fix (an unknown query has
+    # judged@k 0). A query the run skipped has no top k to judge: it comes
+    # after every query with holes, among the fully judged ones. Then the
+    # query with the most kinds of findings.
+    coverage = query.judged_at_k if query.judged_at_k is not None else 1.0
     return (coverage, -len(query.finding_kinds), -len(query.holes), query.query_id)
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import getpass
 import re
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
@@ -36,7 +37,13 @@ from judgepool.store.evaluations import (
 )
 from judgepool.store.ledger import Annotator, Consensus, Disagreement, JudgmentEvent
 from judgepool.store.runs import StoredRun
-from judgepool.store.workspace import CONSENSUS_RULES, Workspace, create_workspace
+from judgepool.store.workspace import (
+    BUSY_TIMEOUT_MS,
+    CONSENSUS_RULES,
+    Workspace,
+    WorkspaceBusy,
+    create_workspace,
+)
 from judgepool.store.workspace import open_workspace as _open_workspace
 
 if TYPE_CHECKING:
@@ -53,9 +60,12 @@ __all__ = [
     "StoredEvaluation",
     "StoredRun",
     "Workspace",
+    "WorkspaceBusy",
     "default_annotator",
+    "default_contract",
     "disagreements",
     "export_qrels",
+    "find_run",
     "import_documents",
     "import_qrels",
     "import_queries",
@@ -101,9 +111,12 @@ def init_workspace(
     return create_workspace(resolve_workspace_path(path), scale, labels)
 
 
-def open_workspace(path: str | Path) -> Workspace:
-    """Open a workspace by path or bare name, upgrading an older schema."""
-    return _open_workspace(resolve_workspace_path(path))
+def open_workspace(path: str | Path, *, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> Workspace:
+    """Open a workspace by path or bare name, upgrading an older schema.
+
+    A write waits up to ``busy_timeout_ms`` for another process's write to
+    finish, then fails with `WorkspaceBusy` (nothing changed)."""
+    return _open_workspace(resolve_workspace_path(path), busy_timeout_ms=busy_timeout_ms)
 
 
 def default_annotator() -> str:
@@ -254,6 +267,8 @@ class _ParsedRun:
     scores: list[float]
     lines: Sequence[int]
     digest: str
+    # what encode_snapshot takes: the reader's own arrays when it has them
+    snapshot_columns: tuple[Any, Any, Any, Any, Any]
 
 
 def _parse_run(path: str | Path) -> _ParsedRun:
@@ -262,27 +277,27 @@ def _parse_run(path: str | Path) -> _ParsedRun:
     except ImportError:  # the fast reader is optional; the reference reader always works
         run = read_run(path)
         entries = run.entries
+        query_ids = [e.query_id for e in entries]
+        doc_ids = [e.doc_id for e in entries]
+        ranks = [e.rank for e in entries]
+        scores = [e.score for e in entries]
+        lines = [e.line for e in entries]
         return _ParsedRun(
-            [e.query_id for e in entries],
-            [e.doc_id for e in entries],
-            [e.rank for e in entries],
-            [e.score for e in entries],
-            [e.line for e in entries],
-            run.digest,
-        )
+            query_ids, doc_ids, ranks, scores, lines, run.digest,
+            (query_ids, doc_ids, ranks, scores, lines),
+        )  # fmt: skip
     columns = read_run_columns(path)
     count = len(columns.scores)
+    numbers = columns.line_numbers()
     # tolist(): sqlite3 binds Python values only, not numpy scalars.
-    numbers: Sequence[int] = (
-        columns.lines.tolist() if columns.lines is not None else range(1, count + 1)
-    )
     return _ParsedRun(
         columns.query_ids.to_pylist(),
         columns.doc_ids.to_pylist(),
         columns.ranks.tolist(),
         columns.scores.tolist(),
-        numbers,
+        numbers.tolist() if columns.lines is not None else range(1, count + 1),
         columns.digest,
+        (columns.query_ids, columns.doc_ids, columns.ranks, columns.scores, numbers),
     )
 
 
@@ -332,24 +347,35 @@ def import_run(
             str(path),
         )
     total = len(parsed.scores)
-    with ws.write() as conn:
-        run_store.insert_run(
-            conn,
-            name=run_name,
-            source=str(path),
-            digest=parsed.digest,
-            query_ids=parsed.query_ids,
-            doc_ids=parsed.doc_ids,
-            ranks=parsed.ranks,
-            scores=parsed.scores,
-            lines=parsed.lines,
-            on_progress=on_progress,
-        )
+    # The column snapshot is encoded in a thread while the rows are written:
+    # pyarrow and sqlite3 both release the GIL for their heavy parts.
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="snapshot") as pool:
+        snapshot = pool.submit(run_store.encode_snapshot, *parsed.snapshot_columns)
+        with ws.write() as conn:
+            run_store.insert_run(
+                conn,
+                name=run_name,
+                source=str(path),
+                digest=parsed.digest,
+                query_ids=parsed.query_ids,
+                doc_ids=parsed.doc_ids,
+                ranks=parsed.ranks,
+                scores=parsed.scores,
+                lines=parsed.lines,
+                snapshot=snapshot.result,
+                on_progress=on_progress,
+            )
     return RunImport(run_name, str(path), parsed.digest, total)
 
 
 def list_runs(ws: Workspace) -> list[StoredRun]:
+    """Every stored run, by name."""
     return run_store.list_runs(ws)
+
+
+def find_run(ws: Workspace, name: str) -> StoredRun | None:
+    """The stored run called ``name``, or None."""
+    return run_store.find_run(ws, name)
 
 
 def load_run_entries(ws: Workspace, name: str) -> tuple[list[RunEntry], StoredRun]:

@@ -28,6 +28,7 @@ from typing import Any, Final
 
 from judgepool.core.errors import InputError
 from judgepool.formats.trec import qrels_digest
+from judgepool.store.bulk import insert_flat
 from judgepool.store.workspace import CONSENSUS_RULES, Workspace, now
 
 _EVENT_COLUMNS: Final = (
@@ -188,7 +189,7 @@ def append_grades(
         )
     }
     stamp = now()
-    rows: list[tuple[object, ...]] = []
+    flat: list[object] = []
     unchanged = 0
     for query_id, doc_id, grade in grades:
         previous = current.get((query_id, doc_id))
@@ -196,15 +197,19 @@ def append_grades(
             unchanged += 1
             continue
         previous_grade, previous_event = previous if previous is not None else (None, None)
-        rows.append(
-            (query_id, doc_id, grade, annotator, stamp, previous_grade, previous_event, source)
-        )
-    conn.executemany(
-        "INSERT INTO judgment_events (query_id, doc_id, grade, unsure, annotator, created_at, "
-        "previous_grade, previous_event, source) VALUES (?, ?, ?, 0, ?, ?, ?, ?, ?)",
-        rows,
+        flat += (query_id, doc_id, grade, previous_grade, previous_event, annotator, stamp, source)
+    # Inserted in the given order, so ledger IDs follow the file's lines. Every
+    # value is a bound parameter: names and sources never become SQL text.
+    insert_flat(
+        conn,
+        "INSERT INTO judgment_events (query_id, doc_id, grade, previous_grade, previous_event, "
+        "annotator, created_at, source, unsure) VALUES",
+        "(?, ?, ?, ?, ?, ?, ?, ?, 0)",
+        8,
+        flat,
     )
-    return BulkResult(len(rows), unchanged)
+    added = len(flat) // 8
+    return BulkResult(added, unchanged)
 
 
 def get_event(ws: Workspace, event_id: int) -> JudgmentEvent:

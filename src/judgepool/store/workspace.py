@@ -24,7 +24,7 @@ from sqlite_utils import Database
 
 from judgepool import __version__
 from judgepool.core.contract import Contract, Scale
-from judgepool.core.errors import ContractError, InputError
+from judgepool.core.errors import ContractError, InputError, JudgepoolError
 from judgepool.store.schema import (
     APPLICATION_ID,
     SCHEMA_VERSION,
@@ -45,6 +45,17 @@ TREC_DL_LABELS: Final[dict[int, str]] = {
 CONSENSUS_RULES: Final = ("latest", "median", "adjudicated")
 
 
+class WorkspaceBusy(JudgepoolError):
+    """Another process held the workspace's write lock for longer than the busy timeout."""
+
+    def __init__(self, path: str, waited_ms: int) -> None:
+        self.path = path
+        super().__init__(
+            f"{path}: the workspace is busy: another process has been writing to it for "
+            f"over {waited_ms / 1000:g} s (a large import?); nothing was changed, try again"
+        )
+
+
 def now() -> str:
     """The current time as stored: ISO 8601, UTC, microseconds."""
     return datetime.now(UTC).isoformat(timespec="microseconds").replace("+00:00", "Z")
@@ -57,16 +68,16 @@ def default_labels(scale: Scale) -> dict[int, str]:
     return {grade: str(grade) for grade in scale.grades}
 
 
-def _connect(path: Path) -> sqlite3.Connection:
+def _connect(path: Path, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> sqlite3.Connection:
     # isolation_level=None: no implicit transactions; Workspace.write() opens
     # them explicitly with BEGIN IMMEDIATE.
     conn = sqlite3.connect(
         str(path),
-        timeout=BUSY_TIMEOUT_MS / 1000,
+        timeout=busy_timeout_ms / 1000,
         isolation_level=None,
         check_same_thread=False,
     )
-    conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+    conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
     return conn
 
 
@@ -81,8 +92,11 @@ def _configure(conn: sqlite3.Connection) -> None:
 class Workspace:
     """An open workspace file. Use as a context manager, or call `close()`."""
 
-    def __init__(self, path: Path, conn: sqlite3.Connection) -> None:
+    def __init__(
+        self, path: Path, conn: sqlite3.Connection, busy_timeout_ms: int = BUSY_TIMEOUT_MS
+    ) -> None:
         self.path = path
+        self.busy_timeout_ms = busy_timeout_ms
         self.db = Database(conn)
         self._lock = threading.RLock()
         self._scale: Scale | None = None
@@ -110,7 +124,12 @@ class Workspace:
         with self._lock:
             if self.conn.in_transaction:
                 raise RuntimeError("write transactions do not nest")
-            self.conn.execute("BEGIN IMMEDIATE")
+            try:
+                self.conn.execute("BEGIN IMMEDIATE")
+            except sqlite3.OperationalError as exc:
+                if "locked" in str(exc) or "busy" in str(exc):
+                    raise WorkspaceBusy(str(self.path), self.busy_timeout_ms) from None
+                raise
             try:
                 yield self.conn
             except BaseException:
@@ -226,7 +245,7 @@ def create_workspace(
     return open_workspace(target)
 
 
-def open_workspace(path: str | Path) -> Workspace:
+def open_workspace(path: str | Path, *, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> Workspace:
     """Open an existing workspace, upgrading an older schema in one transaction.
 
     A file that is not a workspace (a text file, another SQLite database) is
@@ -234,7 +253,7 @@ def open_workspace(path: str | Path) -> Workspace:
     """
     target = Path(path)
     check_header(target)
-    conn = _connect(target)
+    conn = _connect(target, busy_timeout_ms)
     try:
         version = stored_version(conn, str(target))
         if version > SCHEMA_VERSION:
@@ -245,15 +264,19 @@ def open_workspace(path: str | Path) -> Workspace:
             )
         _configure(conn)
         if version < SCHEMA_VERSION:
+            try:
+                conn.execute("BEGIN IMMEDIATE")
+            except sqlite3.OperationalError:
+                raise WorkspaceBusy(str(target), busy_timeout_ms) from None
             _upgrade(conn, target)
     except BaseException:
         conn.close()
         raise
-    return Workspace(target, conn)
+    return Workspace(target, conn, busy_timeout_ms)
 
 
 def _upgrade(conn: sqlite3.Connection, path: Path) -> None:
-    conn.execute("BEGIN IMMEDIATE")
+    """Bring the schema up to date inside the open write transaction, and commit."""
     version = 0
     try:
         # Read again under the write lock: another process may have upgraded

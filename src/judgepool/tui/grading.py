@@ -33,12 +33,13 @@ class GradingSession:
         self._query_index = {q.id: i for i, q in enumerate(self.queries)}
         self._doc_index: dict[Item, int] = {}
         self.judged_in_query: list[int] = []
+        judgments = self.judgments
         for query in self.queries:
-            judged = 0
-            for index, doc in enumerate(query.doc_ids):
-                self._doc_index[(query.id, doc)] = index
-                judged += self.judgment(query.id, doc).judged
-            self.judged_in_query.append(judged)
+            items = [(query.id, doc) for doc in query.doc_ids]
+            self._doc_index.update(zip(items, range(len(items)), strict=True))
+            self.judged_in_query.append(
+                sum(1 for item in items if item in judgments and judgments[item].judged)
+            )
         self.total = len(self._doc_index)
         self.total_judged = sum(self.judged_in_query)
         self.position: Position | None = None

@@ -4,7 +4,8 @@ On the left, the workspace's runs; the highlighted one is audited against the
 workspace's judgments at the active contract's k (`judgepool.core.audit`,
 the same findings as ``judgepool audit``) and scored under the contract. On
 the right: the run's coverage, score and the count of every finding kind; its
-queries worst first (lowest judged@k, then the most findings); and for the
+queries worst first (lowest judged@k, a skipped query counting as fully
+judged since it has nothing to judge, then the most findings); and for the
 highlighted query its unjudged documents in the top k ("holes") beside the
 details of its findings and the run-wide lists (bad lines, unknown, missing
 and zero-IDCG queries).
@@ -71,7 +72,7 @@ class AuditScreen(Screen[None]):
         height: 1fr;
     }
     AuditScreen #audit-side {
-        width: 26;
+        width: 30;
         border-right: vkey $primary-darken-2;
     }
     AuditScreen #audit-side > Static {
@@ -180,7 +181,9 @@ class AuditScreen(Screen[None]):
         self.runs = message.names
         options = self.query_one("#audit-runs", OptionList)
         options.clear_options()
-        options.add_options([Option(Text(literal(name))) for name in self.runs])
+        options.add_options(
+            [Option(Text(literal(name), no_wrap=True, overflow="ellipsis")) for name in self.runs]
+        )
         if not self.runs:
             self._set_status(Text("the workspace has no runs: import one first", style="yellow"))
             return

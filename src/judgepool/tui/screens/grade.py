@@ -34,7 +34,7 @@ from judgepool.core.errors import JudgepoolError
 from judgepool.display import literal
 from judgepool.services import app_queries
 from judgepool.services import workspace as services
-from judgepool.services.app_queries import GradingPlan, ItemJudgment
+from judgepool.services.app_queries import ItemJudgment
 from judgepool.tui.grading import GradingSession
 from judgepool.tui.widgets.grading_panels import (
     DocumentView,
@@ -77,9 +77,7 @@ class GradeScreen(Screen[None]):
         Binding("u", "unsure", "unsure", tooltip="Unsure: defer this document without a grade"),
         Binding("z", "undo", "undo", tooltip="Undo the last judgment of this session"),
         Binding("e", "note", "note", tooltip="Add a note to the current judgment"),
-        Binding(
-            "n", "next_unjudged", "unjudged", tooltip="Jump to the next unjudged document"
-        ),
+        Binding("n", "next_unjudged", "unjudged", tooltip="Jump to the next unjudged document"),
         Binding("j,down", "next_document", "document", group=_DOCUMENT, tooltip="Next document"),
         Binding(
             "k,up", "previous_document", "document", group=_DOCUMENT, tooltip="Previous document"
@@ -144,10 +142,11 @@ class GradeScreen(Screen[None]):
         # between threads here.
         with services.open_workspace(app.workspace) as ws:
             plan = app_queries.grading_plan(ws, app.annotator)
-        app.call_from_thread(self._plan_ready, plan)
+        session = GradingSession(plan)  # plain Python: built here, off the event loop
+        app.call_from_thread(self._plan_ready, session)
 
-    def _plan_ready(self, plan: GradingPlan) -> None:
-        self.session = GradingSession(plan)
+    def _plan_ready(self, session: GradingSession) -> None:
+        self.session = session
         waiting, self._waiting = self._waiting, []
         for query_id, doc_id in waiting:
             self.queue_document(query_id, doc_id)
@@ -195,7 +194,10 @@ class GradeScreen(Screen[None]):
         self.query_one("#grade-query", QueryPanel).show(
             query_id, query.text, query.narrative, terms
         )
-        judgment = session.judgment(query_id, doc_id)
+        # Read afresh: another annotator may have graded it meanwhile, and the
+        # plan holds only whether others graded it, not who and how.
+        judgment = app_queries.item_judgment(app.ws, app.annotator, query_id, doc_id)
+        session.record(query_id, doc_id, judgment)
         document_view.show(
             doc_id, app_queries.document(app.ws, doc_id), judgment, session.labels, terms
         )
@@ -207,13 +209,13 @@ class GradeScreen(Screen[None]):
         self._shown_at = time.monotonic()
 
     def _update_status(self) -> None:
-        line = Text()
-        line.append_text(self._status)
+        parts = [self._status] if self._status.plain else []
         pending = self.session.current if self.session is not None else None
         if pending is not None and pending in self._pending_notes:
-            line.append("  · a note waits for this document's grade", style="italic")
-        line.append(f"  · {len(self._history)} judged this session", style="dim")
-        self.query_one("#grade-status", Static).update(line)
+            parts.append(Text("a note waits for this document's grade", style="italic"))
+        parts.append(Text(f"{len(self._history)} judged this session", style="dim"))
+        line = Text(" · ", style="dim").join(parts)
+        self.query_one("#grade-status", Static).update(line, layout=False)
 
     def _say(self, *parts: tuple[str, str]) -> None:
         """Set the status line from (text, style) parts; data parts are shown literally."""
@@ -256,7 +258,9 @@ class GradeScreen(Screen[None]):
         self._pending_notes.pop((query_id, doc_id), None)
         before = session.judgment(query_id, doc_id)
         session.record(
-            query_id, doc_id, ItemJudgment(event.grade, event.unsure, event.id, before.others)
+            query_id,
+            doc_id,
+            ItemJudgment(event.grade, event.unsure, event.id, before.others_graded, before.others),
         )
         self._history.append((event.id, query_id, doc_id))
         if event.unsure:

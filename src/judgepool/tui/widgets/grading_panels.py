@@ -23,6 +23,8 @@ from judgepool.tui.widgets.highlight import highlighted, literal_text
 class InfoBar(Static):
     """One line: who grades which workspace, and where they are in it."""
 
+    _shown: object = None
+
     def show(
         self,
         annotator: str,
@@ -30,6 +32,10 @@ class InfoBar(Static):
         query_at: tuple[int, int] | None,
         doc_at: tuple[int, int] | None,
     ) -> None:
+        key = (annotator, workspace, query_at, doc_at)
+        if key == self._shown:
+            return
+        self._shown = key
         line = Text()
         line.append("annotator ", style="dim")
         line.append_text(literal_text(annotator, style="bold"))
@@ -39,13 +45,19 @@ class InfoBar(Static):
             line.append(f"  query {query_at[0]:,}/{query_at[1]:,}", style="dim")
         if doc_at is not None:
             line.append(f"  document {doc_at[0]:,}/{doc_at[1]:,}", style="dim")
-        self.update(line)
+        self.update(line, layout=False)  # always one line
 
 
 class QueryPanel(Static):
     """The query's ID, its text with its terms highlighted, and its narrative."""
 
+    _shown: object = None
+
     def show(self, query_id: str, text: str, narrative: str | None, terms: Collection[str]) -> None:
+        key = (query_id, text, narrative)
+        if key == self._shown:
+            return
+        self._shown = key
         shown = literal_text(query_id, style="dim")
         shown.append("  ")
         if text:
@@ -119,21 +131,29 @@ class DocumentView(VerticalScroll, can_focus=False):
 class GradeScale(Static):
     """The grades of the scale with their labels; the document's grade stands out."""
 
+    _shown: object = None
+
     def show(self, labels: Mapping[int, str], current: int | None) -> None:
+        key = (tuple(labels.items()), current)
+        if key == self._shown:
+            return
+        # Only the highlight moves when the labels stay: the size does not change.
+        same_labels = isinstance(self._shown, tuple) and self._shown[0] == key[0]
+        self._shown = key
         line = Text()
         for index, (grade, label) in enumerate(sorted(labels.items())):
             if index:
                 line.append("   ")
             chosen = grade == current
             key_style = "bold reverse green" if chosen else "bold reverse"
-            key = f" {grade} " if 0 <= grade <= 9 else f" ({grade}) "
-            line.append(key, style=key_style)
+            shown_key = f" {grade} " if 0 <= grade <= 9 else f" ({grade}) "
+            line.append(shown_key, style=key_style)
             line.append(" ")
             line.append_text(literal_text(label, style="bold green" if chosen else ""))
         line.append("   ")
         line.append(" u ", style="bold reverse")
         line.append(" unsure")
-        self.update(line)
+        self.update(line, layout=not same_labels)
 
 
 class GradingProgress(Vertical):
@@ -149,7 +169,14 @@ class GradingProgress(Vertical):
             yield ProgressBar(id="overall-bar", show_eta=False)
             yield Label("", id="overall-count", classes="progress-count")
 
+    _shown: object = None
+
     def show(self, query: tuple[int, int], overall: tuple[int, int]) -> None:
+        if (query, overall) == self._shown:
+            return
+        self._shown = (query, overall)
         for name, (done, total) in (("query", query), ("overall", overall)):
             self.query_one(f"#{name}-bar", ProgressBar).update(total=max(total, 1), progress=done)
-            self.query_one(f"#{name}-count", Label).update(Text(f" {done:,} of {total:,} judged"))
+            self.query_one(f"#{name}-count", Label).update(
+                Text(f" {done:,} of {total:,} judged"), layout=False
+            )

@@ -1,0 +1,367 @@
+"""The fast engine gives the reference's evaluation, for every contract parameter.
+
+Each case writes a run to a real file, then compares
+``evaluate_columns(read_run_columns(path))`` with
+``aggregate.evaluate(read_run(path))``: every per-query field and the summary to
+1e-12 (in practice they agree bit for bit), the unknown and missing queries, or
+the same refusal (`DuplicatesRejected` / `UnjudgedRejected`) with the same
+entries and message. Hypothesis draws thousands of runs: duplicates, ties,
+unjudged documents, unknown and missing queries, zero-IDCG queries, negative
+grades, IDs sharing prefixes longer than 8, 16 and 24 bytes, non-ASCII IDs,
+entity patterns, runs not grouped by query or not in score order.
+"""
+
+from __future__ import annotations
+
+import gzip
+import math
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import judgepool.core.fast as fast
+from judgepool.core.aggregate import evaluate, group_by_query
+from judgepool.core.contract import Contract, Scale, preset
+from judgepool.core.errors import DuplicatesRejected, PolicyError, UnjudgedRejected
+from judgepool.core.fast import evaluate_columns
+from judgepool.core.types import Evaluation
+from judgepool.formats.fast_run import read_run_columns
+from judgepool.formats.trec import read_qrels, read_run
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+Judged = dict[str, dict[str, int]]
+Row = tuple[str, str, int, float]
+
+
+# ----------------------------------------------------------------------- comparing
+
+
+def _same_value(a: Any, b: Any) -> bool:
+    if a is None or b is None:
+        return a is None and b is None
+    if isinstance(a, bool) or isinstance(b, bool):
+        return type(a) is type(b) and a == b
+    if isinstance(a, float) or isinstance(b, float):
+        return math.isclose(a, b, rel_tol=1e-12, abs_tol=1e-12)
+    return bool(a == b)
+
+
+def _assert_same_evaluation(expected: Evaluation, got: Evaluation) -> None:
+    assert got.contract == expected.contract
+    assert got.unknown_queries == expected.unknown_queries
+    assert got.missing_queries == expected.missing_queries
+    assert [r.query_id for r in got.per_query] == [r.query_id for r in expected.per_query]
+    for want, have in zip(expected.per_query, got.per_query, strict=True):
+        for field, value in want.to_dict().items():
+            other = getattr(have, field)
+            assert _same_value(value, other), (want.query_id, field, value, other)
+    for field, value in expected.summary.to_dict().items():
+        other = getattr(got.summary, field)
+        assert _same_value(value, other), ("summary", field, value, other)
+
+
+def _outcome(compute: Any) -> tuple[str, Any]:
+    try:
+        return ("ok", compute())
+    except PolicyError as exc:
+        return (type(exc).__name__, (exc.entries, str(exc)))
+
+
+def check_same_as_reference(
+    path: Path, judgments: Mapping[str, Mapping[str, int]], contract: Contract
+) -> tuple[str, Any]:
+    """Assert the fast path equals the reference on the run file ``path``."""
+    expected = _outcome(
+        lambda: evaluate(group_by_query(read_run(path).entries), judgments, contract, "run")
+    )
+    got = _outcome(lambda: evaluate_columns(read_run_columns(path), judgments, contract, "run"))
+    assert got[0] == expected[0], (expected, got)
+    if expected[0] == "ok":
+        _assert_same_evaluation(expected[1], got[1])
+    else:
+        assert got[1] == expected[1]
+    return expected
+
+
+def _write(path: Path, rows: list[Row]) -> Path:
+    path.write_text("".join(f"{q} Q0 {d} {r} {s!r} tag\n" for q, d, r, s in rows), "utf-8")
+    return path
+
+
+@contextmanager
+def _patched(**values: Any) -> Iterator[None]:
+    saved = {name: getattr(fast, name) for name in values}
+    for name, value in values.items():
+        setattr(fast, name, value)
+    try:
+        yield
+    finally:
+        for name, value in saved.items():
+            setattr(fast, name, value)
+
+
+# ----------------------------------------------------------------------- strategies
+
+QUERY_IDS = ["q1", "q2", "q10", "1048585", "é", "query-identifier-longer-than-24-bytes"]
+PREFIXES = [
+    "",
+    "d",
+    "12345678",  # exactly 8 bytes before the varying part
+    "prefix-of-16-byt",
+    "a-shared-prefix-of-24-by",
+    "a-shared-prefix-much-longer-than-twenty-four-bytes-",
+    "ü",
+    "文書",
+]
+SCALES = [Scale(0, 3), Scale(-1, 4), Scale(0, 1), Scale(1, 3), Scale(-2, 0), Scale(0, 7)]
+ENTITY = r"([^#]+)#\d+"
+
+
+@st.composite
+def gain_spec(draw: st.DrawFn, scale: Scale) -> str:
+    choice = draw(st.integers(0, 2))
+    if choice == 0:
+        return "linear"
+    if choice == 1:
+        return "exponential"
+    parts = [
+        f"{g}={draw(st.sampled_from([0, 1, 2.5, 3, 7, 100]))}" for g in scale.grades if g > 0
+    ]
+    return ",".join(parts) if parts else "linear"
+
+
+@st.composite
+def contracts(draw: st.DrawFn, scale: Scale, entity: bool | None = None) -> Contract:
+    use_entity = draw(st.booleans()) if entity is None else entity
+    return Contract(
+        k=draw(st.integers(1, 12)),
+        scale=scale,
+        gain=draw(gain_spec(scale)),
+        universe=draw(st.sampled_from(["judged", "candidates"])),
+        unjudged=draw(st.sampled_from(["reject", "zero", "condense"])),
+        duplicates=draw(st.sampled_from(["reject", "first"])),
+        entity=ENTITY if use_entity else None,
+        ties=draw(st.sampled_from(["trec_eval", "docid", "rank", "input"])),
+        zero_idcg=draw(st.sampled_from(["zero", "one", "exclude"])),
+        missing=draw(st.sampled_from(["zero", "skip"])),
+        relevant_from=draw(st.integers(-2, 5)),
+    )
+
+
+SCORES = st.one_of(
+    st.sampled_from([0.0, -0.0, 1.0, 2.0, 0.5, 3.25, -1.0, 1e-300]),
+    st.floats(-20, 20, allow_nan=False, allow_infinity=False),
+)
+
+
+@st.composite
+def cases(
+    draw: st.DrawFn,
+    *,
+    entity: bool | None = None,
+    max_docs: int = 12,
+    max_rows: int = 14,
+    scores: st.SearchStrategy[float] = SCORES,
+) -> tuple[list[Row], Judged, Contract]:
+    scale = draw(st.sampled_from(SCALES))
+    contract = draw(contracts(scale, entity))
+    prefix = draw(st.sampled_from(PREFIXES))
+    docs = [f"{prefix}{i}" for i in range(draw(st.integers(1, max_docs)))]
+    if contract.entity is not None or draw(st.integers(0, 4)) == 0:
+        docs = [f"{d}#{c}" for d in docs for c in range(draw(st.integers(1, 3)))]
+    queries = draw(st.lists(st.sampled_from(QUERY_IDS), min_size=1, max_size=4, unique=True))
+    grades = st.integers(scale.minimum, scale.maximum)
+    judgments: Judged = {}
+    for query_id in [*queries, "judged-but-absent"]:
+        kind = draw(st.integers(0, 5))
+        if kind == 0:
+            continue  # the run's query is unknown to the judgments
+        chosen = draw(st.lists(st.sampled_from(docs), max_size=len(docs), unique=True))
+        if kind == 1:
+            chosen = []  # a judged query with no judgments at all
+        # judge the entity (what the pattern maps a chunk to) or the ID itself
+        keys = {d.split("#")[0] if draw(st.booleans()) else d for d in chosen}
+        judgments[query_id] = {d: draw(grades) for d in sorted(keys)}
+    rows: list[Row] = []
+    for query_id in queries:
+        count = draw(st.integers(1, max_rows))
+        chosen_scores = draw(st.lists(scores, min_size=count, max_size=count))
+        if draw(st.booleans()):
+            chosen_scores.sort(reverse=True)
+        for i, score in enumerate(chosen_scores):
+            rank = i + 1 if draw(st.integers(0, 4)) else draw(st.integers(-2, 6))
+            rows.append((query_id, draw(st.sampled_from(docs)), rank, score))
+    if draw(st.integers(0, 3)) == 0:
+        rows = draw(st.permutations(rows))  # queries interleaved
+    return rows, judgments, contract
+
+
+_SETTINGS = settings(deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+
+
+# ----------------------------------------------------------------------- properties
+
+
+@settings(_SETTINGS, max_examples=700)
+@given(case=cases())
+def test_every_contract_on_random_runs(tmp_path: Path, case: tuple[list[Row], Judged, Contract]
+                                       ) -> None:
+    rows, judgments, contract = case
+    check_same_as_reference(_write(tmp_path / "run", rows), judgments, contract)
+
+
+@settings(_SETTINGS, max_examples=400)
+@given(case=cases(entity=True, max_docs=5, max_rows=16))
+def test_entity_patterns_with_many_duplicate_chunks(
+    tmp_path: Path, case: tuple[list[Row], Judged, Contract]
+) -> None:
+    rows, judgments, contract = case
+    check_same_as_reference(_write(tmp_path / "run", rows), judgments, contract)
+
+
+@settings(_SETTINGS, max_examples=400)
+@given(case=cases(max_rows=20, scores=st.sampled_from([1.0, 2.0, 0.0, -0.0])))
+def test_heavy_ties_under_every_tie_policy(
+    tmp_path: Path, case: tuple[list[Row], Judged, Contract]
+) -> None:
+    rows, judgments, contract = case
+    check_same_as_reference(_write(tmp_path / "run", rows), judgments, contract)
+
+
+@settings(_SETTINGS, max_examples=300)
+@given(case=cases(max_docs=4, max_rows=10))
+def test_refusals_list_the_same_entries(
+    tmp_path: Path, case: tuple[list[Row], Judged, Contract]
+) -> None:
+    rows, judgments, contract = case
+    strict = contract.with_changes(duplicates="reject", unjudged="reject")
+    check_same_as_reference(_write(tmp_path / "run", rows), judgments, strict)
+
+
+@settings(_SETTINGS, max_examples=300)
+@given(case=cases(), workers=st.sampled_from([1, 3]), chunk=st.sampled_from([1, 2, 5]))
+def test_chunked_and_parallel_hashing_changes_nothing(
+    tmp_path: Path, case: tuple[list[Row], Judged, Contract], workers: int, chunk: int
+) -> None:
+    rows, judgments, contract = case
+    with _patched(_workers=lambda: workers, _CHUNK_ROWS=chunk, _PARALLEL_ROWS=0):
+        check_same_as_reference(_write(tmp_path / "run", rows), judgments, contract)
+
+
+# ----------------------------------------------------------------------- examples
+
+TEACHING = {"t": {"A": 3, "B": 2, "C": 1, "D": 0}}
+
+
+@pytest.mark.parametrize(
+    ("docs", "k", "universe", "gain", "ndcg"),
+    [
+        (["B", "C"], 2, "judged", "linear", 0.617320),
+        (["B", "C"], 2, "candidates", "linear", 1.0),
+        (["A", "B"], 2, "judged", "linear", 1.0),
+        (["B"], 1, "judged", "linear", 0.666667),
+        (["C", "B"], 2, "judged", "linear", 0.530721),
+        (["D"], 2, "judged", "linear", 0.0),
+        (["B", "C"], 2, "judged", "exponential", 0.408300),
+    ],
+)
+def test_the_contracts_reference_values(
+    tmp_path: Path, docs: list[str], k: int, universe: str, gain: str, ndcg: float
+) -> None:
+    rows = [("t", d, i + 1, float(len(docs) - i)) for i, d in enumerate(docs)]
+    contract = Contract(k=k, universe=universe, gain=gain)
+    outcome = check_same_as_reference(_write(tmp_path / "run", rows), TEACHING, contract)
+    assert outcome[1].per_query[0].ndcg == pytest.approx(ndcg, abs=1e-6)
+
+
+def test_zero_idcg_macro_and_pooled(tmp_path: Path) -> None:
+    judgments = {"q1": {"A": 3}, "q2": {"B": 1}, "z": {"Z": 0}}
+    path = _write(tmp_path / "run", [("q1", "A", 1, 1.0), ("z", "Z", 1, 1.0)])
+    for policy in ("zero", "one", "exclude"):
+        contract = Contract(k=1, zero_idcg=policy, missing="zero")
+        evaluation = check_same_as_reference(path, judgments, contract)[1]
+        assert evaluation.summary.ndcg_pooled == pytest.approx(0.75)
+        assert evaluation.summary.zero_idcg == 1
+
+
+def test_policies_refuse_with_every_entry_and_line(tmp_path: Path) -> None:
+    rows = [("t", "B", 1, 2.0), ("t", "C", 2, 1.0), ("t", "B", 3, 0.5), ("u", "X", 1, 1.0),
+            ("u", "X", 2, 1.0)]  # "u" is unknown: its duplicate is not the judgments' business
+    path = _write(tmp_path / "run", rows)
+    kind, (entries, _) = check_same_as_reference(path, TEACHING, Contract(k=3))
+    assert kind == "DuplicatesRejected"
+    assert [(e.query_id, e.doc_id, e.lines) for e in entries] == [("t", "B", (1, 3))]
+    kind, (entries, _) = check_same_as_reference(
+        _write(tmp_path / "run2", [("t", "E", 1, 1.0), ("t", "A", 2, 0.5), ("t", "F", 3, 0.1)]),
+        TEACHING,
+        Contract(k=2),
+    )
+    assert kind == "UnjudgedRejected"
+    assert [(e.query_id, e.doc_id, e.rank) for e in entries] == [("t", "E", 1)]
+    assert DuplicatesRejected.__name__ != UnjudgedRejected.__name__
+
+
+def test_an_empty_run_and_a_run_of_unknown_queries(tmp_path: Path) -> None:
+    empty = tmp_path / "empty"
+    empty.write_bytes(b"# nothing here\n")
+    for contract in (preset("trec_eval"), Contract(missing="skip", universe="candidates")):
+        check_same_as_reference(empty, TEACHING, contract)
+        check_same_as_reference(_write(tmp_path / "unknown", [("x", "A", 1, 1.0)]), TEACHING,
+                                contract)
+        check_same_as_reference(empty, {}, contract)
+
+
+def test_lines_come_from_the_file_not_the_row(tmp_path: Path) -> None:
+    path = tmp_path / "run"
+    path.write_text("# header\nt Q0 B 1 2 x\n\nt Q0 C 2 1 x\n# note\nt Q0 B 3 0.5 x\n")
+    kind, (entries, _) = check_same_as_reference(path, TEACHING, Contract(k=3))
+    assert kind == "DuplicatesRejected" and entries[0].lines == (2, 6)
+
+
+def test_a_long_tie_group_across_the_cutoff(tmp_path: Path) -> None:
+    # 200 documents with one score, the relevant ones scattered: the tie range
+    # spans from all zeros to all relevant at the top
+    judged = {"t": {f"d{i:03}": (3 if i % 17 == 0 else 0) for i in range(0, 200, 3)}}
+    rows = [("t", f"d{i:03}", i + 1, 1.0) for i in range(200)]
+    path = _write(tmp_path / "run", rows)
+    for ties in ("trec_eval", "docid", "rank", "input"):
+        result = check_same_as_reference(path, judged, Contract(k=10, ties=ties, unjudged="zero"))
+        record = result[1].per_query[0]
+        assert record.ndcg_tie_min == 0.0 and record.ndcg_tie_max == 1.0
+
+
+def _gz_judgments(name: str, scale: Scale) -> dict[str, dict[str, int]]:
+    return read_qrels(DATA / name, scale).judgments
+
+
+@pytest.mark.parametrize(
+    ("run", "qrels", "scale"),
+    [
+        ("dl19-passage/runs/repllama.top1000.trec.gz", "dl19-passage/qrels.dl19-passage.txt.gz",
+         Scale(0, 3)),
+        ("dl-hard/runs/bm25+t5zs.trec.gz", "dl-hard/dl_hard-passage.qrels.gz", Scale(0, 3)),
+        ("trec_eval-test/results.test.gz", "trec_eval-test/qrels.rel_level.gz", Scale(-1, 4)),
+    ],
+)
+def test_real_runs_under_several_contracts(
+    tmp_path: Path, run: str, qrels: str, scale: Scale
+) -> None:
+    source = DATA / run
+    if not source.exists():
+        matches = sorted((DATA / Path(run).parent).glob("*"))
+        pytest.fail(f"{source} is missing (the folder holds {[m.name for m in matches]})")
+    path = tmp_path / "run.gz"
+    path.write_bytes(gzip.compress(gzip.decompress(source.read_bytes())))
+    judgments = _gz_judgments(qrels, scale)
+    for contract in (
+        preset("trec_eval", scale=scale),
+        preset("trec_eval", scale=scale, k=100, unjudged="condense", relevant_from=2),
+        Contract(k=20, scale=scale, gain="exponential", universe="candidates", unjudged="zero",
+                 duplicates="first", ties="rank", zero_idcg="exclude", missing="skip"),
+    ):
+        check_same_as_reference(path, judgments, contract)

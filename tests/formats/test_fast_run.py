@@ -1,0 +1,333 @@
+"""The fast run reader reads exactly what the reference reader reads.
+
+Every test writes real files and compares `read_run_columns` (and the in-memory
+tiers of `parse_run_bytes`) with `formats.trec.read_run`: the same entries, line
+numbers and digest, or the same `InputError` (message, file and line).
+"""
+
+from __future__ import annotations
+
+import gzip
+import itertools
+import random
+import re
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import judgepool.formats.fast_run as fast_run
+from judgepool.core.errors import InputError
+from judgepool.formats.fast_run import ParsedRun, parse_run_bytes, read_run_columns
+from judgepool.formats.trec import read_run
+
+Outcome = tuple[str, Any]
+
+
+def _rows(parsed: ParsedRun) -> list[tuple[str, str, int, float, int]]:
+    lines = (
+        parsed.lines.tolist() if parsed.lines is not None else range(1, len(parsed.scores) + 1)
+    )
+    return list(
+        zip(
+            parsed.query_ids.to_pylist(),
+            parsed.doc_ids.to_pylist(),
+            parsed.ranks.tolist(),
+            parsed.scores.tolist(),
+            lines,
+            strict=True,
+        )
+    )
+
+
+def _reference(path: Path) -> Outcome:
+    try:
+        run = read_run(path)
+    except InputError as exc:
+        return ("error", (str(exc), exc.path, exc.line))
+    return ("ok", ([tuple(e) for e in run.entries], run.digest))
+
+
+def _fast(path: Path) -> Outcome:
+    try:
+        columns = read_run_columns(path)
+    except InputError as exc:
+        return ("error", (str(exc), exc.path, exc.line))
+    assert columns.lines is None or columns.lines.dtype == np.int64
+    assert columns.scores.dtype == np.float64 and columns.ranks.dtype == np.int64
+    assert len(columns) == len(columns.line_numbers())
+    return ("ok", (_rows(columns), columns.digest))  # type: ignore[arg-type]
+
+
+def _in_memory(data: bytes, path: Path, *, fast: bool, block_bytes: int | None = None) -> Outcome:
+    saved = fast_run._BLOCK_BYTES
+    if block_bytes is not None:
+        fast_run._BLOCK_BYTES = block_bytes  # type: ignore[misc]
+    try:
+        parsed = parse_run_bytes(data, str(path), fast=fast)
+    except InputError as exc:
+        return ("error", (str(exc), exc.path, exc.line))
+    finally:
+        fast_run._BLOCK_BYTES = saved  # type: ignore[misc]
+    return ("ok", _rows(parsed))
+
+
+def check_all_readers_agree(
+    tmp_path: Path, data: bytes, name: str = "run", *, tiny_blocks: bool = True
+) -> Outcome:
+    """Assert every reader (and every tier) agrees with the reference on ``data``."""
+    path = tmp_path / name
+    path.write_bytes(data)
+    expected = _reference(path)
+    assert _fast(path) == expected
+    without_digest = expected if expected[0] == "error" else ("ok", expected[1][0])
+    assert _in_memory(data, path, fast=True) == without_digest
+    assert _in_memory(data, path, fast=False) == without_digest
+    if tiny_blocks:
+        # blocks of a few lines: tiers 2 and 3 side by side, line numbers carried over
+        assert _in_memory(data, path, fast=True, block_bytes=17) == without_digest
+    return expected
+
+
+GOOD = b"q1 Q0 d1 1 2.5 tag\nq1 Q0 d2 2 1.5 tag\nq2 Q0 d1 1 0.5 tag\n"
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        GOOD,
+        GOOD.rstrip(b"\n"),  # no newline at the end
+        GOOD.replace(b"\n", b"\r\n"),
+        b"",
+        b"\n",
+        b"\n\n\n",
+        b"# only a comment\n",
+        b"# comment\n" + GOOD,
+        GOOD + b"# trailing comment\n",
+        GOOD.replace(b"q2", b"#q2"),  # a comment line among data
+        b"   # indented comment\n" + GOOD,
+        GOOD.replace(b" ", b"\t"),
+        GOOD.replace(b" Q0 ", b" \t Q0  "),
+        b" " + GOOD,
+        GOOD.replace(b"tag\n", b"tag \n"),
+        GOOD.replace(b"tag\n", b"tag \t\r\n"),
+        GOOD.replace(b"tag\n", b"tag extra columns here\n"),
+        GOOD + b"\n  \t \r\n" + GOOD,  # blank lines
+        b"\xef\xbb\xbf" + GOOD,  # a byte order mark is part of the first query ID
+        GOOD.replace(b"tag\nq1", b"tag\rq1"),  # a lone CR: inside a column, not a line end
+        GOOD + b"q3 Q0 d3 1 2 tag\r",  # CR at the very end
+        GOOD + b"q3 Q0 d3 1 2 tag\n\r",
+        GOOD.replace(b"tag\n", b"tag\r\r\n", 1),
+        GOOD.replace(b" Q0 ", b" 0 "),  # Q0 column spelled like a number
+        b"q 0 d 0 0 0\nq 0 e 1 0 0\n",  # every column the same value
+        b"q Q0 d 1 Q0 Q0\n",  # score spelled like the Q0 column: not a number
+        b"q Q0 d 1 2 T\nq Q0 e 2 1 U\nq Q0 f 3 0 T\n",  # tags differ between lines
+        b"q Q0 d 1 2 t\nq Q0 e 2 1 \n",  # empty tag: five columns
+        b"q Q0 d 1 2 t\nq  e 2 1 t\n",  # empty Q0: five columns
+        b"q Q0 d 0x10 1 t\n",  # hexadecimal rank
+        b"q Q0 d 0X1f 1 t\n",
+        b"q Q0 d#0x 1 1 t\nq Q0 x0x 2 1 0x\n",  # x and 0x elsewhere are fine
+        b"q Q0 d +5 1 t\n",  # a plus sign: an integer for the reference
+        b"q Q0 d -0 -0 t\nq Q0 e 007 -0.0 t\n",
+        b"q Q0 d 1 nan t\n",
+        b"q Q0 d 1 inf t\n",
+        b"q Q0 d 1 -Infinity t\n",
+        b"q Q0 d 1 1e999 t\n",
+        b"q Q0 d 1 1e-999 t\n",
+        b"q Q0 d 1 1_0 t\n",
+        b"q Q0 d 1 0x10 t\n",
+        b"q Q0 d 1.0 1 t\n",
+        b"q Q0 d 1e3 1 t\n",
+        b"q Q0 d 1 .5 t\nq Q0 e 2 5. t\nq Q0 f 3 +.5e-3 t\nq Q0 g 4 1E+5 t\n",
+        b"q Q0 d 1 2\n",  # five columns
+        b"q Q0 d\n",
+        GOOD + b"bad line\n" + GOOD,
+        GOOD + b"q Q0 d x 1 t\n\xff\n",  # the first error wins, not a later one
+        GOOD + b"\xff\n" + b"q Q0 d x 1 t\n",
+        b"q\xff Q0 d 1 2 t\n",
+        b"q Q0 d 1 2 t\xff\n",  # invalid UTF-8 in a column pyarrow does not convert
+        b"q Q\xff0 d 1 2 t\n",
+        b"q\x0bQ0 d 1 2 t\n",  # vertical tab: not a separator
+        b"q Q0 d 1 \x0c2 t\n",  # float() strips it; pyarrow does not parse it
+        "q Q0 dé 1 2 t\nq Q0 d\u00a0x 2 1 t\n".encode(),  # non-ASCII, no-break space
+        "q Q0 d 1 ١٢ t\n".encode(),  # Arabic-Indic digits: float() accepts them
+        "q Q0 d ١ 2 t\n".encode(),  # but not as a rank
+        b'"q" Q0 "d 1 2 t\n',  # quotes are ordinary characters
+    ],
+)
+def test_edge_cases_match_the_reference(tmp_path: Path, data: bytes) -> None:
+    check_all_readers_agree(tmp_path, data)
+
+
+def test_gzip_is_read_and_digested_uncompressed(tmp_path: Path) -> None:
+    plain = tmp_path / "run.txt"
+    plain.write_bytes(GOOD)
+    packed = tmp_path / "run.anything"
+    packed.write_bytes(gzip.compress(GOOD))
+    assert _fast(packed) == _reference(packed) == _fast(plain)
+    broken = tmp_path / "broken.gz"
+    broken.write_bytes(gzip.compress(GOOD)[:-6])
+    assert _fast(broken) == _reference(broken)
+    assert _fast(broken)[0] == "error"
+
+
+def test_missing_file_and_directory_are_input_errors(tmp_path: Path) -> None:
+    for path in (tmp_path / "absent", tmp_path):
+        expected = _reference(path)
+        assert expected[0] == "error"
+        assert _fast(path) == expected
+
+
+def test_ranks_beyond_int64_keep_their_order(tmp_path: Path) -> None:
+    data = b"q Q0 a 99999999999999999999 1 t\nq Q0 b -99999999999999999999 1 t\nq Q0 c 5 1 t\n"
+    path = tmp_path / "run"
+    path.write_bytes(data)
+    reference = [e.rank for e in read_run(path).entries]
+    ranks = read_run_columns(path).ranks.tolist()
+    for i, a in enumerate(reference):
+        for j, b in enumerate(reference):
+            assert (a < b, a == b) == (ranks[i] < ranks[j], ranks[i] == ranks[j])
+
+
+def test_a_large_file_streams_in_many_blocks_and_finds_a_late_error(tmp_path: Path) -> None:
+    # about 1.7 MB: several of pyarrow's read blocks and (with 256 kB blocks) of tier 2
+    rng = random.Random(7)
+    lines = [
+        f"q{i // 1000} Q0 doc-{rng.randrange(10**9)} {i % 1000 + 1} {rng.random() * 20:.4f} run\n"
+        for i in range(36_000)
+    ]
+    data = "".join(lines).encode()
+    saved = fast_run._BLOCK_BYTES
+    fast_run._BLOCK_BYTES = 1 << 18  # type: ignore[misc]
+    try:
+        good = check_all_readers_agree(tmp_path, data, tiny_blocks=False)
+        assert good[0] == "ok" and len(good[1][0]) == 36_000
+        crlf = check_all_readers_agree(tmp_path, data.replace(b"\n", b"\r\n"), tiny_blocks=False)
+        assert crlf[0] == "ok"
+        lines[30_321] = lines[30_321].replace(" run\n", " run\rlate\n")
+        lines[31_555] = lines[31_555].replace(" Q0 ", " Q0 \t ")
+        lines[34_000] = "q Q0 doc 0x7 1.0 run\n"
+        late = check_all_readers_agree(tmp_path, "".join(lines).encode(), tiny_blocks=False)
+        assert late[0] == "error" and late[1][2] == 34_001
+    finally:
+        fast_run._BLOCK_BYTES = saved  # type: ignore[misc]
+
+
+def test_the_fast_tier_is_what_reads_a_regular_file(tmp_path: Path) -> None:
+    # guards the speed of the common case: no fallback for a plain run file
+    path = tmp_path / "run"
+    path.write_bytes(GOOD * 100)
+    assert fast_run._read_streaming(path) is not None
+    assert fast_run._parse_regular(GOOD * 100) is not None
+    path.write_bytes(GOOD.replace(b" ", b"\t"))
+    assert fast_run._read_streaming(path) is None
+
+
+# ----------------------------------------------------------------------- properties
+
+_TOKENS = st.sampled_from(
+    ["q1", "q2", "é", "d1", "doc-with-a-long-prefix-1", "0", "1", "-3", "+4", "007", "2.5", "-0",
+     "1e3", "nan", "inf", "1_0", "0x1F", "x", "#", "#c", "Q0", "tag", "\u00a0", "٣"]
+)
+_SEPARATORS = st.sampled_from([" ", " ", " ", " ", "  ", "\t", " \t"])
+
+
+@st.composite
+def run_lines(draw: st.DrawFn) -> bytes:
+    lines = []
+    for _ in range(draw(st.integers(0, 12))):
+        kind = draw(st.integers(0, 9))
+        if kind <= 5:  # a plain line
+            columns = [
+                draw(st.sampled_from(["q1", "q2", "é"])),
+                "Q0",
+                draw(st.sampled_from(["d1", "d2", "doc-with-a-long-prefix-1"])),
+                str(draw(st.integers(-3, 20))),
+                repr(draw(st.floats(-5, 5, allow_nan=False).map(lambda x: round(x, 2)))),
+                "tag",
+            ]
+        elif kind == 6:  # random tokens
+            columns = draw(st.lists(_TOKENS, min_size=0, max_size=8))
+        elif kind == 7:
+            columns = ["#", "a", "comment"]
+        else:
+            columns = [draw(_TOKENS) for _ in range(6)]
+        text = ""
+        for i, column in enumerate(columns):
+            text += (draw(_SEPARATORS) if i else draw(st.sampled_from(["", "", "", " "]))) + column
+        text += draw(st.sampled_from(["", "", "", " ", "\t"]))
+        raw = text.encode()
+        if draw(st.integers(0, 30)) == 0:
+            raw += b"\xff"
+        lines.append(raw + draw(st.sampled_from([b"\n", b"\n", b"\n", b"\r\n", b"\r"])))
+    data = b"".join(lines)
+    if draw(st.booleans()):
+        data = data.rstrip(b"\n")
+    return data
+
+
+_EXAMPLES = settings(deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+
+
+@settings(_EXAMPLES, max_examples=400)
+@given(data=run_lines())
+def test_random_files_read_as_the_reference_reads_them(tmp_path: Path, data: bytes) -> None:
+    check_all_readers_agree(tmp_path, data)
+
+
+@settings(_EXAMPLES, max_examples=300)
+@given(
+    lines=st.lists(
+        st.tuples(
+            st.sampled_from(["q1", "q2", "q3"]),
+            st.sampled_from(["Q0", "0"]),
+            st.text("abcdé#", min_size=1, max_size=12),
+            st.integers(-(2**63), 2**63 - 1),
+            st.floats(allow_nan=False, allow_infinity=False),
+            st.sampled_from(["run", "0", "x"]),
+        ),
+        max_size=20,
+    ),
+    crlf=st.booleans(),
+)
+def test_well_formed_runs_take_the_fast_tier(
+    tmp_path: Path, lines: list[tuple[str, str, str, int, float, str]], crlf: bool
+) -> None:
+    end = "\r\n" if crlf else "\n"
+    text = "".join(f"{q} {z} {d} {r} {s!r} {t}{end}" for q, z, d, r, s, t in lines)
+    expected = check_all_readers_agree(tmp_path, text.encode())
+    assert expected[0] == "ok"
+    if lines:
+        assert fast_run._read_streaming(tmp_path / "run") is not None
+
+
+_SPECIAL = b" \r\n0x\tX#\xef\xbb\xbf"
+
+
+def _scan_reference(data: bytes) -> tuple[bool, bool, bool]:
+    lone_cr = any(data[i] == 13 and data[i + 1] != 10 for i in range(len(data) - 1))
+    irregular = (
+        data.startswith(b"\xef\xbb\xbf")
+        or b"\t" in data
+        or re.search(rb" 0[xX]", data) is not None
+        or lone_cr
+    )
+    return irregular, b"#" in data, data.isascii()
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    data=st.binary(max_size=40).map(
+        lambda b: bytes(c if c % 5 else _SPECIAL[c % len(_SPECIAL)] for c in b)
+    ),
+    cuts=st.lists(st.integers(0, 40), max_size=6),
+)
+def test_the_scanner_sees_the_same_across_chunk_boundaries(data: bytes, cuts: list[int]) -> None:
+    scanner = fast_run._Scanner()
+    points = sorted({min(c, len(data)) for c in cuts} | {0, len(data)})
+    for lo, hi in itertools.pairwise(points):
+        scanner.feed(data[lo:hi])
+    assert (scanner.irregular, scanner.comment_mark, scanner.ascii) == _scan_reference(data)
