@@ -29,6 +29,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import random
+import re
 import shutil
 import statistics
 import subprocess
@@ -48,10 +49,11 @@ DEPTH = 50  # documents per query per run
 POOL_DEPTH = 10
 JUDGED_PER_QUERY = 100  # 100 k judgments in all
 CANDIDATES_PER_QUERY = 150  # runs draw from these, so they overlap as real runs do
-WORDS = (
+WORDS = re.findall(
+    r"\w+",
     "tea water leaf green brew steep hot cup cold boil plant river city history market "
-    "science energy light music engine garden winter summer ocean mountain village"
-).split()
+    "science energy light music engine garden winter summer ocean mountain village",
+)
 
 
 def _write_inputs(folder: Path, seed: int = 7) -> dict[str, Any]:

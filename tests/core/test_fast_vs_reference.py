@@ -17,9 +17,12 @@ import gzip
 import math
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+import pyarrow as pa
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -27,7 +30,7 @@ from hypothesis import strategies as st
 import judgepool.core.fast as fast
 from judgepool.core.aggregate import evaluate, group_by_query
 from judgepool.core.contract import Contract, Scale, preset
-from judgepool.core.errors import DuplicatesRejected, PolicyError, UnjudgedRejected
+from judgepool.core.errors import DuplicatesRejected, UnjudgedRejected
 from judgepool.core.fast import evaluate_columns
 from judgepool.core.types import Evaluation
 from judgepool.formats.fast_run import read_run_columns
@@ -68,7 +71,7 @@ def _assert_same_evaluation(expected: Evaluation, got: Evaluation) -> None:
 def _outcome(compute: Any) -> tuple[str, Any]:
     try:
         return ("ok", compute())
-    except PolicyError as exc:
+    except (DuplicatesRejected, UnjudgedRejected) as exc:
         return (type(exc).__name__, (exc.entries, str(exc)))
 
 
@@ -117,7 +120,9 @@ PREFIXES = [
     "a-shared-prefix-much-longer-than-twenty-four-bytes-",
     "ü",
     "文書",
+    "x" * 70,  # past the hashed windows: only the last 8 bytes of the rest count
 ]
+SUFFIXES = ["", "", "", "-a-common-suffix-twenty-four-b", "ß"]
 SCALES = [Scale(0, 3), Scale(-1, 4), Scale(0, 1), Scale(1, 3), Scale(-2, 0), Scale(0, 7)]
 ENTITY = r"([^#]+)#\d+"
 
@@ -171,7 +176,8 @@ def cases(
     scale = draw(st.sampled_from(SCALES))
     contract = draw(contracts(scale, entity))
     prefix = draw(st.sampled_from(PREFIXES))
-    docs = [f"{prefix}{i}" for i in range(draw(st.integers(1, max_docs)))]
+    suffix = draw(st.sampled_from(SUFFIXES))
+    docs = [f"{prefix}{i}{suffix}" for i in range(draw(st.integers(1, max_docs)))]
     if contract.entity is not None or draw(st.integers(0, 4)) == 0:
         docs = [f"{d}#{c}" for d in docs for c in range(draw(st.integers(1, 3)))]
     queries = draw(st.lists(st.sampled_from(QUERY_IDS), min_size=1, max_size=4, unique=True))
@@ -193,9 +199,11 @@ def cases(
         chosen_scores = draw(st.lists(scores, min_size=count, max_size=count))
         if draw(st.booleans()):
             chosen_scores.sort(reverse=True)
-        for i, score in enumerate(chosen_scores):
-            rank = i + 1 if draw(st.integers(0, 4)) else draw(st.integers(-2, 6))
-            rows.append((query_id, draw(st.sampled_from(docs)), rank, score))
+        chosen_docs = draw(st.lists(st.sampled_from(docs), min_size=count, max_size=count))
+        ranks = list(range(1, count + 1))
+        if draw(st.integers(0, 3)) == 0:
+            ranks = draw(st.lists(st.integers(-2, 6), min_size=count, max_size=count))
+        rows.extend(zip([query_id] * count, chosen_docs, ranks, chosen_scores, strict=True))
     if draw(st.integers(0, 3)) == 0:
         rows = draw(st.permutations(rows))  # queries interleaved
     return rows, judgments, contract
@@ -207,7 +215,7 @@ _SETTINGS = settings(deadline=None, suppress_health_check=[HealthCheck.function_
 # ----------------------------------------------------------------------- properties
 
 
-@settings(_SETTINGS, max_examples=700)
+@settings(_SETTINGS, max_examples=400)
 @given(case=cases())
 def test_every_contract_on_random_runs(tmp_path: Path, case: tuple[list[Row], Judged, Contract]
                                        ) -> None:
@@ -215,7 +223,7 @@ def test_every_contract_on_random_runs(tmp_path: Path, case: tuple[list[Row], Ju
     check_same_as_reference(_write(tmp_path / "run", rows), judgments, contract)
 
 
-@settings(_SETTINGS, max_examples=400)
+@settings(_SETTINGS, max_examples=350)
 @given(case=cases(entity=True, max_docs=5, max_rows=16))
 def test_entity_patterns_with_many_duplicate_chunks(
     tmp_path: Path, case: tuple[list[Row], Judged, Contract]
@@ -224,7 +232,7 @@ def test_entity_patterns_with_many_duplicate_chunks(
     check_same_as_reference(_write(tmp_path / "run", rows), judgments, contract)
 
 
-@settings(_SETTINGS, max_examples=400)
+@settings(_SETTINGS, max_examples=350)
 @given(case=cases(max_rows=20, scores=st.sampled_from([1.0, 2.0, 0.0, -0.0])))
 def test_heavy_ties_under_every_tie_policy(
     tmp_path: Path, case: tuple[list[Row], Judged, Contract]
@@ -243,7 +251,7 @@ def test_refusals_list_the_same_entries(
     check_same_as_reference(_write(tmp_path / "run", rows), judgments, strict)
 
 
-@settings(_SETTINGS, max_examples=300)
+@settings(_SETTINGS, max_examples=250)
 @given(case=cases(), workers=st.sampled_from([1, 3]), chunk=st.sampled_from([1, 2, 5]))
 def test_chunked_and_parallel_hashing_changes_nothing(
     tmp_path: Path, case: tuple[list[Row], Judged, Contract], workers: int, chunk: int
@@ -251,6 +259,25 @@ def test_chunked_and_parallel_hashing_changes_nothing(
     rows, judgments, contract = case
     with _patched(_workers=lambda: workers, _CHUNK_ROWS=chunk, _PARALLEL_ROWS=0):
         check_same_as_reference(_write(tmp_path / "run", rows), judgments, contract)
+
+
+def _colliding_hash(self: Any, lo: int, hi: int, salt: Any) -> Any:
+    return salt & 0  # every ID of every query hashes alike
+
+
+@settings(_SETTINGS, max_examples=200)
+@given(case=cases(max_docs=6))
+def test_hash_collisions_cost_time_not_correctness(
+    tmp_path: Path, case: tuple[list[Row], Judged, Contract]
+) -> None:
+    rows, judgments, contract = case
+    with _patched(_code_hash=lambda codes, salt: salt & 0):
+        saved = fast._StringHasher.hash
+        fast._StringHasher.hash = _colliding_hash  # type: ignore[method-assign]
+        try:
+            check_same_as_reference(_write(tmp_path / "run", rows), judgments, contract)
+        finally:
+            fast._StringHasher.hash = saved  # type: ignore[method-assign]
 
 
 # ----------------------------------------------------------------------- examples
@@ -303,7 +330,6 @@ def test_policies_refuse_with_every_entry_and_line(tmp_path: Path) -> None:
     )
     assert kind == "UnjudgedRejected"
     assert [(e.query_id, e.doc_id, e.rank) for e in entries] == [("t", "E", 1)]
-    assert DuplicatesRejected.__name__ != UnjudgedRejected.__name__
 
 
 def test_an_empty_run_and_a_run_of_unknown_queries(tmp_path: Path) -> None:
@@ -365,3 +391,34 @@ def test_real_runs_under_several_contracts(
                  duplicates="first", ties="rank", zero_idcg="exclude", missing="skip"),
     ):
         check_same_as_reference(path, judgments, contract)
+
+
+def test_columns_from_elsewhere_with_explicit_lines(tmp_path: Path) -> None:
+    # the store hands over its own columns: explicit line numbers, chunked or
+    # large_string IDs; the engine takes anything with RunColumns' attributes
+    @dataclass(frozen=True)
+    class Stored:
+        query_ids: Any
+        doc_ids: Any
+        scores: Any
+        ranks: Any
+        lines: Any
+
+    path = tmp_path / "run"
+    path.write_text("# head\nt Q0 B 1 2 x\nt Q0 C 2 2 x\n\nt Q0 B 3 0.5 x\nu Q0 A 1 1 x\n")
+    entries = read_run(path).entries
+    stored = Stored(
+        pa.chunked_array([[e.query_id for e in entries[:2]], [e.query_id for e in entries[2:]]]),
+        pa.array([e.doc_id for e in entries], type=pa.large_string()),
+        np.array([e.score for e in entries]),
+        np.array([e.rank for e in entries]),
+        np.array([e.line for e in entries]),
+    )
+    for contract in (Contract(k=2), Contract(k=2, duplicates="first", unjudged="zero")):
+        expected = _outcome(lambda c=contract: evaluate(group_by_query(entries), TEACHING, c))
+        got = _outcome(lambda c=contract: evaluate_columns(stored, TEACHING, c))
+        assert got[0] == expected[0]
+        if expected[0] == "ok":
+            _assert_same_evaluation(expected[1], got[1])
+        else:
+            assert got[1] == expected[1]

@@ -31,6 +31,7 @@ from judgepool.services.workspace import (
     workspace_judgments,
 )
 from judgepool.store.pools import pool_members
+from tests.compare import assert_same_evaluation
 
 
 @pytest.fixture
@@ -231,6 +232,7 @@ def test_stored_run_columns_match_the_fast_reader_and_score_alike(
     judgments, _ = workspace_judgments(ws)
     contract = preset("trec_eval", k=10)
     entries, _ = load_run_entries(ws, "sys")
-    assert fast.evaluate_columns(stored, judgments, contract) == evaluate(
-        group_by_query(entries), judgments, contract
+    assert_same_evaluation(
+        evaluate(group_by_query(entries), judgments, contract),
+        fast.evaluate_columns(stored, judgments, contract),
     )

@@ -16,12 +16,12 @@ only over per-query values and small sets of rows:
   elsewhere only the groups of equal scores, by document ID. The result is kept
   as a sparse permutation (the moved positions only).
 - Duplicates and judgments: each line gets a 64-bit hash of (query, document or
-  entity) with its line index packed into the low bits; one numpy sort then
-  puts equal hashes side by side (duplicate candidates) and lets every judged
-  (query, document) pair find its lines by binary search. Every match is then
-  verified exactly, so a hash collision costs time, never correctness. An
-  ``entity`` pattern is applied with Python's ``re`` to the distinct document
-  IDs only.
+  entity) with its line index packed into the low bits; sorting (in two halves
+  that split no query, in parallel) puts equal hashes side by side (duplicate
+  candidates) and lets every judged (query, document) pair find its lines by
+  binary search. Every match is then verified exactly, so a hash collision
+  costs time, never correctness. An ``entity`` pattern is applied with Python's
+  ``re`` to the distinct document IDs only.
 - Measures: only judged lines carry gain, so DCG, ideal DCG, tie ranges and the
   unjudged scenarios are sums over sparse terms. They are added in rank order
   with `numpy.bincount` (a plain sequential loop), from the same discount and
@@ -36,6 +36,7 @@ import os
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
+from itertools import chain
 from typing import Any, Final, Protocol
 
 import numpy as np
@@ -68,8 +69,11 @@ _M1: Final = np.uint64(0x9E3779B97F4A7C15)
 _M2: Final = np.uint64(0xBF58476D1CE4E5B9)
 _M3: Final = np.uint64(0x94D049BB133111EB)
 _M4: Final = np.uint64(0xD6E8FEB86659FD93)
-# _LOW_BYTES[n] keeps the first n bytes of a little-endian 8-byte word.
-_LOW_BYTES: Final = np.array([(1 << (8 * n)) - 1 for n in range(9)], dtype=np.uint64)
+# Words of an ID hashed (see _StringHasher), and a distinct odd factor for each.
+_WINDOWS: Final = 8
+_WINDOW_FACTORS: Final = [
+    np.uint64((0x9E3779B97F4A7C15 * (2 * i + 3)) % 2**64 | 1) for i in range(_WINDOWS)
+]
 
 
 class ColumnarRun(Protocol):
@@ -186,19 +190,19 @@ def _string_array(values: Any) -> pa.Array:
     return values
 
 
-def _string_buffers(values: pa.Array) -> tuple[I64, npt.NDArray[np.uint8]]:
-    """(offsets as int64, length n + 1; the data bytes) of a string array."""
-    wide = pa.types.is_large_string(values.type)
+def _string_buffers(values: pa.Array) -> tuple[npt.NDArray[Any], npt.NDArray[np.uint8]]:
+    """(offsets, length n + 1, a view in the array's own integer width; the data
+    bytes) of a string array."""
+    large = pa.types.is_large_string(values.type)
     buffers = values.buffers()
     n = len(values)
-    raw = np.frombuffer(buffers[1], dtype=np.int64 if wide else np.int32)
-    offsets = raw[values.offset : values.offset + n + 1].astype(np.int64)
+    raw = np.frombuffer(buffers[1], dtype=np.int64 if large else np.int32)
     data = (
         np.frombuffer(buffers[2], dtype=np.uint8)
         if buffers[2] is not None
         else np.zeros(0, dtype=np.uint8)
     )
-    return offsets, data
+    return raw[values.offset : values.offset + n + 1], data
 
 
 def _ranges(starts: I64, lengths: I64) -> I64:
@@ -302,10 +306,13 @@ def _sort_keys(ties: str) -> list[tuple[str, str]]:
     return []
 
 
-def _sorted_subset(run: _Run, rows: I64, group: I64, ties: str) -> I64:
-    """``rows`` reordered by (group, then the tie policy's keys), stably."""
+def _sorted_subset(
+    run: _Run, rows: I64, group: I64, ties: str, *, equal_scores: bool = False
+) -> I64:
+    """``rows`` reordered by (group, then the tie policy's keys), stably.
+    ``equal_scores``: every group holds one score, so the score key is left out."""
     columns: dict[str, Any] = {"group": group}
-    keys = _sort_keys(ties)
+    keys = [key for key in _sort_keys(ties) if not (equal_scores and key[0] == "score")]
     names = {name for name, _ in keys}
     if "score" in names:
         columns["score"] = run.scores[rows]
@@ -412,12 +419,13 @@ def _grouped_layout(
             rows = _ranges(first, lengths)
             group = np.repeat(np.arange(first.size, dtype=np.int64), lengths)
             patches_pos.append(rows)
-            patches_val.append(_sorted_subset(run, rows, group, ties))
+            patches_val.append(_sorted_subset(run, rows, group, ties, equal_scores=True))
     if patches_pos:
         pos = np.concatenate(patches_pos)
         val = np.concatenate(patches_val)
-        by = np.argsort(pos, kind="stable")
-        pos, val = pos[by], val[by]
+        if len(patches_pos) > 1:  # each patch on its own is in position order
+            by = np.argsort(pos, kind="stable")
+            pos, val = pos[by], val[by]
         moved = pos != val
         order = _Order(n, pos[moved], val[moved])
     else:
@@ -460,19 +468,18 @@ def _ungrouped_layout(run: _Run, ties: str, codes: I64, names: list[str]) -> _La
 class _StringHasher:
     """64-bit hashes of a string array's values, any range of rows at a time.
 
-    A value's first 8 bytes are read as one little-endian word with the bytes
-    beyond its length masked off, then (for longer IDs) bytes 8-15 and the last
-    8: every byte of IDs up to 24 bytes. Longer IDs that agree on those collide,
-    and so, rarely, may others: the exact checks after the sort catch both.
-    Multiplying by an odd constant spreads every input bit into the top bits
-    that the sort compares.
+    A value is read 8 bytes at a time as little-endian words, the bytes beyond
+    its length masked off, each word multiplied by its own odd constant: every
+    byte of IDs up to 64 bytes, and of longer ones their first 56 and last 8
+    (IDs differing only in between collide, as may others, rarely: the exact
+    checks after the sort catch both). The final multiplication spreads every
+    input bit into the top bits that the sort compares.
     """
 
     def __init__(self, values: pa.Array) -> None:
         self.offsets, data = _string_buffers(values)
         self.n = len(values)
-        lengths = np.diff(self.offsets) if self.n else _EMPTY_I64
-        self.longest = int(lengths.max()) if self.n else 0
+        self.longest = int(pc.max(pc.binary_length(values)).as_py() or 0) if self.n else 0
         self.masks = np.array(
             [(1 << (8 * min(size, 8))) - 1 for size in range(self.longest + 1)], dtype=np.uint64
         )
@@ -507,20 +514,23 @@ class _StringHasher:
 
     def hash(self, lo: int, hi: int, salt: U64) -> U64:
         """Hashes of rows ``lo..hi - 1``, each mixed with its ``salt``."""
-        starts = self.offsets[lo:hi]
-        lengths = self.offsets[lo + 1 : hi + 1] - starts
+        bounds = self.offsets[lo : hi + 1].astype(np.int64)
+        starts = bounds[:-1]
+        lengths = bounds[1:] - starts
         h = self._words(starts)
         h &= self.masks[lengths]
-        if self.longest > 8:
-            more = self._words(starts + 8)
-            more &= self.masks[np.maximum(lengths - 8, 0)]
-            more *= _M2
+        windows = min(-(-self.longest // 8), _WINDOWS)
+        for window in range(1, windows):
+            more = self._words(starts + 8 * window)
+            more &= self.masks[np.maximum(lengths - 8 * window, 0)]
+            more *= _WINDOW_FACTORS[window]
             h ^= more
-        if self.longest > 16:
+        if self.longest > 8 * _WINDOWS:
             more = self._words(starts + np.maximum(lengths - 8, 0))
             more &= self.masks[lengths]
-            more *= _M3
+            more *= _WINDOW_FACTORS[0]
             h ^= more
+        if self.longest > 8:
             h ^= lengths.astype(np.uint64) * _M4
         h ^= salt
         h *= _M1
@@ -551,6 +561,7 @@ class _Keys:
     row_bits: int
     packed: U64  # packed[lo:hi] sorted for every part (lo, hi)
     parts: list[tuple[int, int]]
+    neighbours: I64  # see equal_neighbours
     part_of_segment: I64
     hasher: _StringHasher | None
     entity_codes: I64 | None
@@ -566,14 +577,7 @@ class _Keys:
 
     def equal_neighbours(self) -> I64:
         """Indices i where sorted entries i and i + 1 of one part share their hash."""
-        found: list[I64] = []
-        for lo, hi in self.parts:
-            if hi - lo < 2:
-                continue
-            part = self.packed[lo:hi]
-            close = (part[1:] ^ part[:-1]) <= self.row_mask
-            found.append(np.flatnonzero(close).astype(np.int64) + lo)
-        return np.concatenate(found) if found else _EMPTY_I64
+        return self.neighbours
 
     def find(self, hashes: U64, segments: I64) -> tuple[I64, I64]:
         """For each hash (of a key of the given segment), the range of sorted
@@ -669,15 +673,24 @@ def _keys_start(
             h &= ~row_mask
             h |= np.arange(start, end, dtype=np.uint64)
             packed[start:end] = h
-        packed[lo:hi].sort()
+        part = packed[lo:hi]
+        part.sort()
+        if part.size > 1:
+            close = part[1:] ^ part[:-1]
+            found[lo] = np.flatnonzero(close <= row_mask).astype(np.int64) + lo
 
+    found: dict[int, I64] = {}  # each part's equal neighbours, by its first row
     futures = [submit(fill, lo, hi) for lo, hi in parts]
 
     def result() -> _Keys:
         for future in futures:
             future.result()
-        return _Keys(row_bits, packed, parts, part_of_segment, hasher, entity_codes,
-                     entity_names, entity_index)
+        neighbours = [found[lo] for lo, _ in parts if lo in found]
+        return _Keys(
+            row_bits, packed, parts,
+            np.concatenate(neighbours) if neighbours else _EMPTY_I64,
+            part_of_segment, hasher, entity_codes, entity_names, entity_index,
+        )
 
     return result
 
@@ -782,16 +795,17 @@ def _duplicates(
     identity, rows, positions, segments = identity[by], rows[by], positions[by], segments[by]
     first = np.ones(rows.size, dtype=bool)
     first[1:] = identity[1:] != identity[:-1]
-    group = np.cumsum(first) - 1
-    sizes = np.bincount(group)
-    repeated = sizes[group] > 1
+    sizes = np.bincount(np.cumsum(first) - 1)
+    repeated = np.repeat(sizes > 1, sizes)
     if not repeated.any():
         return none
-    rows, positions, segments, first, group = (
-        rows[repeated], positions[repeated], segments[repeated], first[repeated], group[repeated]
+    rows, positions, segments, first = (
+        rows[repeated], positions[repeated], segments[repeated], first[repeated]
     )
     dropped = np.sort(positions[~first])
     per_segment = np.bincount(segments[~first], minlength=layout.nseg).astype(np.int64)
+    if contract.duplicates != "reject":
+        return _Duplicates([], dropped, per_segment)
     # entries: by query ID, then by the kept copy's place in the ranked order
     lines = np.array(run.line_of(rows), dtype=np.int64)
     kept = np.flatnonzero(first)
@@ -831,8 +845,12 @@ def _sum_in_order(groups: I64, positions: I64, values: F64, count: int) -> F64:
     reference adds its terms); zero terms may be left out, they change no sum."""
     if groups.size == 0:
         return np.zeros(count, dtype=np.float64)
-    by = np.lexsort((positions, groups))
-    return np.bincount(groups[by], weights=values[by], minlength=count).astype(np.float64)
+    key = groups * (int(positions.max()) + 1) + positions
+    if np.any(key[1:] < key[:-1]):
+        # the terms come as a few runs already in order: timsort merges them
+        by = np.argsort(key, kind="stable")
+        groups, values = groups[by], values[by]
+    return np.bincount(groups, weights=values, minlength=count).astype(np.float64)
 
 
 def _ideal(
@@ -844,34 +862,32 @@ def _ideal(
     extra: I64 | None = None,
     extra_gain: float = 0.0,
 ) -> F64:
-    """Per group, the DCG@k of its gains sorted best first, with ``extra[g]``
-    more copies of ``extra_gain`` merged in (as `metrics.ideal_dcg`)."""
+    """Per group, the DCG@k of its gains sorted best first (`metrics.ideal_dcg`),
+    with ``extra[g]`` more copies of ``extra_gain`` merged in.
+
+    The copies form one run of positions; their sum comes from prefix sums of
+    the discounts, added to the in-order sum of the other terms, so these
+    values can differ from the reference's in the last bits (never by 1e-15
+    of the value) where every other sum here equals it exactly.
+    """
     keep = gains > 0
     groups, gains = groups[keep], gains[keep]
     by = np.lexsort((-gains, groups))
     groups, gains = groups[by], gains[by]
     first = np.searchsorted(groups, np.arange(count, dtype=np.int64), side="left")
     rank = np.arange(groups.size, dtype=np.int64) - first[groups]
-    term_groups = [groups]
-    term_positions = [rank]
-    term_values = [gains]
+    copies: F64 | None = None
     if extra is not None and extra_gain > 0:
         better = np.bincount(groups[gains > extra_gain], minlength=count).astype(np.int64)
         rank = rank + np.where(rank >= better[groups], extra[groups], 0)
-        term_positions[0] = rank
-        with_extra = np.flatnonzero(extra > 0)
-        copies = extra[with_extra]
-        extra_positions = _ranges(better[with_extra], copies)
-        term_groups.append(np.repeat(with_extra, copies))
-        term_positions.append(extra_positions)
-        term_values.append(np.full(extra_positions.size, extra_gain, dtype=np.float64))
-    all_groups = np.concatenate(term_groups)
-    all_positions = np.concatenate(term_positions)
-    all_values = np.concatenate(term_values)
-    inside = all_positions < k
-    all_groups, all_positions = all_groups[inside], all_positions[inside]
-    terms = all_values[inside] * discounts[all_positions]
-    return _sum_in_order(all_groups, all_positions, terms, count)
+        prefix = np.concatenate(([0.0], np.cumsum(discounts)))
+        copies = extra_gain * (
+            prefix[np.minimum(better + extra, k)] - prefix[np.minimum(better, k)]
+        )
+    inside = rank < k
+    groups, rank = groups[inside], rank[inside]
+    total = _sum_in_order(groups, rank, gains[inside] * discounts[rank], count)
+    return total if copies is None else total + copies
 
 
 def _score(
@@ -938,10 +954,18 @@ def _score(
         final_pos = dedup_pos
         final_len = returned
 
-    longest_universe = max(
-        (len(judgments[q]) for q, j in zip(layout.seg_qids, seg_judged, strict=True) if j),
-        default=0,
-    )
+    # the judged universe of every judged query the run holds
+    judged_segs = [index for index, known in enumerate(seg_judged) if known]
+    universes = [list(judgments[layout.seg_qids[index]].values()) for index in judged_segs]
+    universe_size = np.zeros(nseg, dtype=np.int64)
+    universe_size[judged_segs] = [len(values) for values in universes]
+    u_seg = np.repeat(np.arange(nseg, dtype=np.int64), universe_size)
+    u_grades = np.fromiter(chain.from_iterable(universes), dtype=np.int64, count=u_seg.size)
+    u_gain = gain_of(u_grades)
+    relevant_from = contract.relevant_from
+    total_relevant = np.bincount(u_seg[u_grades >= relevant_from], minlength=nseg)
+
+    longest_universe = int(universe_size.max()) if nseg else 0
     size = int(min(k, int(seg_len.max()) + longest_universe + 1))
     discounts = _discounts(size)
 
@@ -950,23 +974,6 @@ def _score(
     dcg = _sum_in_order(seg[in_top], top_pos, gains[in_top] * discounts[top_pos], nseg)
     candidate_idcg = _ideal(seg, gains, nseg, k, discounts)
 
-    # judged universe, per segment of a judged query
-    universe_seg: list[int] = []
-    universe_gain: list[float] = []
-    total_relevant = np.zeros(nseg, dtype=np.int64)
-    universe_size = np.zeros(nseg, dtype=np.int64)
-    gains_of = contract.gains
-    relevant_from = contract.relevant_from
-    for s, (query_id, known) in enumerate(zip(layout.seg_qids, seg_judged, strict=True)):
-        if not known:
-            continue
-        values = list(judgments[query_id].values())
-        universe_size[s] = len(values)
-        universe_seg.extend([s] * len(values))
-        universe_gain.extend([gains_of[g] if g > 0 else 0.0 for g in values])
-        total_relevant[s] = sum(1 for g in values if g >= relevant_from)
-    u_seg = np.array(universe_seg, dtype=np.int64)
-    u_gain = np.array(universe_gain, dtype=np.float64)
     judged_idcg = _ideal(u_seg, u_gain, nseg, k, discounts)
 
     relevant = grades >= relevant_from
@@ -987,82 +994,119 @@ def _score(
         condense, rows,
     )
 
-    universe_idcg = judged_idcg if contract.universe == "judged" else candidate_idcg
     # unjudged documents in the top k: entries (for reject) and the scenarios
     need = np.flatnonzero((unjudged_at_k > 0) & np.array(seg_judged, dtype=bool))
     unjudged_entries: list[UnjudgedEntry] = []
     scenario: dict[int, tuple[float | None, float | None]] = {}
-    if need.size:
-        top_rows, top_seg, top_pos = _unjudged_in_top(
-            layout, dups, need, returned, k, np.sort(rows)
+    if need.size and contract.unjudged == "reject":
+        top_seg, top_pos, top_positions = _unjudged_in_top(
+            layout, dups, need, returned, k, positions
         )
-        if contract.unjudged == "reject":
-            docs = run.doc_ids.take(pa.array(top_rows)).to_pylist()
-            unjudged_entries = [
-                UnjudgedEntry(layout.seg_qids[s], doc, p + 1)
-                for s, doc, p in zip(top_seg.tolist(), docs, top_pos.tolist(), strict=True)
-            ]
-            unjudged_entries.sort(key=lambda e: (e.query_id, e.rank))
-            if unjudged_entries:
-                return _Scored({}, unjudged_entries)
+        docs = run.doc_ids.take(pa.array(layout.order.rows_at(top_positions))).to_pylist()
+        unjudged_entries = [
+            UnjudgedEntry(layout.seg_qids[s], doc, p + 1)
+            for s, doc, p in zip(top_seg.tolist(), docs, top_pos.tolist(), strict=True)
+        ]
+        unjudged_entries.sort(key=lambda e: (e.query_id, e.rank))
+        return _Scored({}, unjudged_entries)
+    if need.size:
         scenario = _scenarios(
-            contract, need, seg, dedup_pos, gains, top_seg, top_pos, unjudged_at_k,
+            contract, need, seg, dedup_pos, gains, returned, unjudged_at_k,
             u_seg, u_gain, nseg, k, discounts,
         )
 
-    results: dict[str, QueryResult] = {}
-    zero_policy = contract.zero_idcg
-    dcg_l = dcg.tolist()
-    final_len_l = final_len.tolist()
-    idcg_l = universe_idcg.tolist()
-    cand_l = candidate_idcg.tolist()
-    universe_size_l = universe_size.tolist()
-    returned_l = returned.tolist()
-    jtop_l = judged_in_top.tolist()
-    unj_l = unjudged_at_k.tolist()
-    dup_l = dups.per_segment.tolist()
-    rel_l = relevant_in_top.tolist()
-    total_rel_l = total_relevant.tolist()
-    first_rel_l = first_relevant.tolist()
-    tmin_l = tie_min.tolist()
-    tmax_l = tie_max.tolist()
-    candidates = contract.universe == "candidates"
-    for s, query_id in enumerate(layout.seg_qids):
-        if not seg_judged[s]:
-            continue
-        empty = final_len_l[s] == 0
-        # the reference's sums over an empty list are the integer 0
-        dcg_value: float = 0 if empty else dcg_l[s]
-        cand_value: float = 0 if empty else cand_l[s]
-        judged_value: float = 0 if universe_size_l[s] == 0 else idcg_l[s]
-        idcg_value = cand_value if candidates else judged_value
-        ndcg_value = normalise(dcg_value, idcg_value, zero_policy)
-        back = returned_l[s]
-        total = total_rel_l[s]
-        first = first_rel_l[s]
-        low, high = scenario.get(s, (None, None))
-        results[query_id] = QueryResult(
+    at = np.array(judged_segs, dtype=np.int64)
+    policy = contract.zero_idcg
+    empty = final_len[at] == 0
+    dcg_at, candidate_at = dcg[at], candidate_idcg[at]
+    idcg_at = candidate_at if contract.universe == "candidates" else judged_idcg[at]
+    ndcg = _normalised(dcg_at, idcg_at, policy)
+    # the reference's sums over an empty list are the integer 0, not 0.0
+    dcg_values = _with_int_zeros(dcg_at, empty)
+    if contract.universe == "candidates":
+        idcg_values = _with_int_zeros(idcg_at, empty)
+    else:
+        idcg_values = _with_int_zeros(idcg_at, universe_size[at] == 0)
+    back = returned[at]
+    total = total_relevant[at]
+    relevant_top = relevant_in_top[at]
+    first = first_relevant[at]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        judged_share = (judged_in_top[at] / np.minimum(k, back)).tolist()
+        recall = np.where(total > 0, relevant_top / np.maximum(total, 1), np.nan).tolist()
+        rr = np.where(first > 0, 1.0 / np.maximum(first, 1), 0.0).tolist()
+    precision = (relevant_top / k).tolist()
+    lows = [scenario.get(index, (None, None))[0] for index in judged_segs]
+    highs = [scenario.get(index, (None, None))[1] for index in judged_segs]
+    results = {
+        query_id: QueryResult(
             query_id=query_id,
             ndcg=ndcg_value,
             dcg=dcg_value,
             idcg=idcg_value,
-            candidate_ndcg=normalise(dcg_value, cand_value, zero_policy),
-            returned=back,
-            judged_at_k=jtop_l[s] / min(k, back) if back else None,
-            unjudged_at_k=unj_l[s],
-            duplicates=dup_l[s],
-            zero_idcg=idcg_value == 0,
+            candidate_ndcg=candidate_value,
+            returned=returned_value,
+            judged_at_k=share,
+            unjudged_at_k=unjudged,
+            duplicates=duplicates,
+            zero_idcg=zero,
             excluded=ndcg_value is None,
             missing=False,
-            recall=rel_l[s] / total if total else None,
-            precision=rel_l[s] / k,
-            rr=1.0 / first if first > 0 else 0.0,
-            ndcg_tie_min=normalise(0 if empty else tmin_l[s], idcg_value, zero_policy),
-            ndcg_tie_max=normalise(0 if empty else tmax_l[s], idcg_value, zero_policy),
+            recall=None if total_value == 0 else recall_value,
+            precision=precision_value,
+            rr=rr_value,
+            ndcg_tie_min=tie_low,
+            ndcg_tie_max=tie_high,
             ndcg_if_unjudged_irrelevant=low,
             ndcg_if_unjudged_max=high,
         )
+        for (
+            query_id, ndcg_value, dcg_value, idcg_value, candidate_value, returned_value, share,
+            unjudged, duplicates, zero, total_value, recall_value, precision_value, rr_value,
+            tie_low, tie_high, low, high,
+        ) in zip(
+            [layout.seg_qids[index] for index in judged_segs],
+            ndcg,
+            dcg_values,
+            idcg_values,
+            _normalised(dcg_at, candidate_at, policy),
+            back.tolist(),
+            judged_share,
+            unjudged_at_k[at].tolist(),
+            dups.per_segment[at].tolist(),
+            (idcg_at == 0).tolist(),
+            total.tolist(),
+            recall,
+            precision,
+            rr,
+            _normalised(np.where(empty, 0.0, tie_min[at]), idcg_at, policy),
+            _normalised(np.where(empty, 0.0, tie_max[at]), idcg_at, policy),
+            lows,
+            highs,
+            strict=True,
+        )
+    }
     return _Scored(results, unjudged_entries)
+
+
+def _normalised(dcg: F64, idcg: F64, policy: str) -> list[float | None]:
+    """`metrics.normalise` over arrays: dcg / idcg where idcg > 0, else the policy's value."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        values: list[float | None] = np.where(idcg > 0, dcg / idcg, 0.0).tolist()
+    zero = np.flatnonzero(~(idcg > 0)).tolist()
+    if zero:
+        fill = normalise(0.0, 0.0, policy)
+        for index in zero:
+            values[index] = fill
+    return values
+
+
+def _with_int_zeros(values: F64, where: B) -> list[float]:
+    """``values`` as floats, but the integer 0 where ``where`` holds."""
+    listed: list[float] = values.tolist()
+    for index in np.flatnonzero(where).tolist():
+        listed[index] = 0
+    return listed
 
 
 def _unjudged_in_top(
@@ -1071,33 +1115,31 @@ def _unjudged_in_top(
     segs: I64,
     returned: I64,
     k: int,
-    judged_rows: I64,
+    judged_positions: I64,
 ) -> tuple[I64, I64, I64]:
-    """(row, segment, place in the deduplicated list) of every unjudged line in
-    the top k of the given segments (ascending), in ranked order.
-    ``judged_rows``: the rows of the judged lines, sorted."""
+    """(segment, place in the deduplicated list, ranked position) of every
+    unjudged line in the top k of the given segments (ascending), in ranked
+    order. ``judged_positions``: the ranked positions of the judged lines kept."""
     seg_start = layout.seg_start
     dropped = dups.dropped
-    wanted = np.zeros(layout.nseg, dtype=np.int64)
-    wanted[segs] = np.minimum(k, returned[segs])
+    wanted = np.minimum(k, returned[segs])
     # the first `wanted` lines that were not dropped lie within this span
-    span = np.minimum(wanted[segs] + dups.per_segment[segs], seg_start[segs + 1] - seg_start[segs])
+    span = np.minimum(wanted + dups.per_segment[segs], seg_start[segs + 1] - seg_start[segs])
     positions = _ranges(seg_start[segs], span)
     owner = np.repeat(segs, span)
+    place = positions - seg_start[owner]
     if dropped.size:
-        at = np.minimum(np.searchsorted(dropped, positions), dropped.size - 1)
+        before = np.searchsorted(dropped, positions)
+        place -= before - np.searchsorted(dropped, seg_start[owner])
+        at = np.minimum(before, dropped.size - 1)
         keep = dropped[at] != positions
-        positions, owner = positions[keep], owner[keep]
-    place = np.arange(owner.size, dtype=np.int64) - np.searchsorted(owner, owner, side="left")
-    inside = place < wanted[owner]
-    positions, owner, place = positions[inside], owner[inside], place[inside]
-    rows = layout.order.rows_at(positions)
-    if judged_rows.size:
-        at = np.minimum(np.searchsorted(judged_rows, rows), judged_rows.size - 1)
-        unjudged = judged_rows[at] != rows
-    else:
-        unjudged = np.ones(rows.size, dtype=bool)
-    return rows[unjudged], owner[unjudged], place[unjudged]
+        positions, owner, place = positions[keep], owner[keep], place[keep]
+    limit = np.zeros(layout.nseg, dtype=np.int64)
+    limit[segs] = wanted
+    judged = np.zeros(layout.seg_start[-1], dtype=bool)
+    judged[judged_positions] = True
+    chosen = (place < limit[owner]) & ~judged[positions]
+    return owner[chosen], place[chosen], positions[chosen]
 
 
 def _scenarios(
@@ -1106,8 +1148,7 @@ def _scenarios(
     seg: I64,
     dedup_pos: I64,
     gains: F64,
-    top_seg: I64,
-    top_pos: I64,
+    returned: I64,
     unjudged_at_k: I64,
     u_seg: I64,
     u_gain: F64,
@@ -1116,31 +1157,28 @@ def _scenarios(
     discounts: F64,
 ) -> dict[int, tuple[float | None, float | None]]:
     """nDCG if every unjudged document in the top k had the scale's lowest, then
-    highest grade (`metrics.unjudged_scenario`), for the segments in ``need``."""
+    highest grade (`metrics.unjudged_scenario`), for the segments in ``need``.
+
+    The unjudged places add ``gain`` times their discounts: the discounts of the
+    whole top k (a prefix sum) less those of the judged places."""
     judged_top = dedup_pos < k
+    top_seg, top_pos = seg[judged_top], dedup_pos[judged_top]
+    judged_dcg = _sum_in_order(top_seg, top_pos, gains[judged_top] * discounts[top_pos], nseg)
+    prefix = np.concatenate(([0.0], np.cumsum(discounts)))
+    unjudged_discounts = prefix[np.minimum(k, returned)] - np.bincount(
+        top_seg, weights=discounts[top_pos], minlength=nseg
+    )
     extra = np.zeros(nseg, dtype=np.int64)
     extra[need] = unjudged_at_k[need]
     values: list[list[float | None]] = []
     for grade in (contract.scale.minimum, contract.scale.maximum):
         gain = contract.gain_of(grade)
-        groups = [seg[judged_top]]
-        places = [dedup_pos[judged_top]]
-        terms = [gains[judged_top] * discounts[dedup_pos[judged_top]]]
-        if gain > 0:
-            groups.append(top_seg)
-            places.append(top_pos)
-            terms.append(gain * discounts[top_pos])
-        dcg = _sum_in_order(
-            np.concatenate(groups), np.concatenate(places), np.concatenate(terms), nseg
-        )
+        dcg = judged_dcg + gain * unjudged_discounts if gain > 0 else judged_dcg
         if contract.universe == "judged":
             idcg = _ideal(u_seg, u_gain, nseg, k, discounts, extra, gain)
         else:
             idcg = _ideal(seg, gains, nseg, k, discounts, extra, gain)
-        dcg_l, idcg_l = dcg.tolist(), idcg.tolist()
-        values.append(
-            [normalise(dcg_l[s], idcg_l[s], contract.zero_idcg) for s in need.tolist()]
-        )
+        values.append(_normalised(dcg[need], idcg[need], contract.zero_idcg))
     return {
         s: (low, high) for s, low, high in zip(need.tolist(), values[0], values[1], strict=True)
     }
