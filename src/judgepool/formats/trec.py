@@ -177,12 +177,16 @@ def qrels_digest(judgments: dict[str, dict[str, int]]) -> str:
     return digest.hexdigest()
 
 
-def read_qrels(path: str | Path, scale: Scale) -> QrelsFile:
-    """Read a qrels file; grades must be integers inside ``scale``, and a
-    (query, doc) judged twice is an error naming both lines."""
+def read_qrels_rows(
+    path: str | Path, scale: Scale, scale_advice: str | None = None
+) -> list[tuple[str, str, int]]:
+    """A qrels file's (query, doc, grade) in file order. Grades must be integers
+    inside ``scale``, and a (query, doc) judged twice is an error naming both
+    lines. ``scale_advice`` ends the out-of-scale message (default: how to widen
+    the scale with ``--scale``)."""
     name = str(path)
     data = read_bytes(path)
-    judgments: dict[str, dict[str, int]] = {}
+    rows: list[tuple[str, str, int]] = []
     first_line: dict[tuple[str, str], int] = {}
     for number, columns in iter_data_lines(data, name):
         if len(columns) != 4:
@@ -197,11 +201,8 @@ def read_qrels(path: str | Path, scale: Scale) -> QrelsFile:
             raise InputError(f"grade {grade_text!r} is not an integer", name, number)
         if grade not in scale:
             lo, hi = min(scale.minimum, grade), max(scale.maximum, grade)
-            raise InputError(
-                f"grade {grade} is outside the scale {scale}; widen it with --scale {lo}..{hi}",
-                name,
-                number,
-            )
+            advice = scale_advice or f"widen it with --scale {lo}..{hi}"
+            raise InputError(f"grade {grade} is outside the scale {scale}; {advice}", name, number)
         key = (query_id, doc_id)
         if key in first_line:
             raise InputError(
@@ -211,5 +212,13 @@ def read_qrels(path: str | Path, scale: Scale) -> QrelsFile:
                 number,
             )
         first_line[key] = number
+        rows.append((query_id, doc_id, grade))
+    return rows
+
+
+def read_qrels(path: str | Path, scale: Scale) -> QrelsFile:
+    """Read a qrels file into query -> doc -> grade (see `read_qrels_rows`)."""
+    judgments: dict[str, dict[str, int]] = {}
+    for query_id, doc_id, grade in read_qrels_rows(path, scale):
         judgments.setdefault(query_id, {})[doc_id] = grade
-    return QrelsFile(name, judgments, qrels_digest(judgments))
+    return QrelsFile(str(path), judgments, qrels_digest(judgments))

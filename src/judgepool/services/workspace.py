@@ -24,7 +24,7 @@ from judgepool.core.errors import InputError
 from judgepool.core.ranking import order_entries
 from judgepool.core.types import Evaluation, RunEntry
 from judgepool.formats.tables import TableKind, read_table
-from judgepool.formats.trec import iter_data_lines, parse_int, qrels_digest, read_bytes, read_run
+from judgepool.formats.trec import qrels_digest, read_qrels_rows, read_run
 from judgepool.store import ledger, pools
 from judgepool.store import runs as run_store
 from judgepool.store.corpus import CorpusCounts, upsert_rows
@@ -188,40 +188,11 @@ class QrelsImport:
 def _read_qrels_for(ws: Workspace, path: str | Path) -> list[tuple[str, str, int]]:
     """The file's (query, doc, grade) in file order, every grade checked against
     the workspace's scale; the first bad line raises with file and line."""
-    name = str(path)
-    scale = ws.scale
-    data = read_bytes(path)
-    grades: list[tuple[str, str, int]] = []
-    first_line: dict[tuple[str, str], int] = {}
-    for number, columns in iter_data_lines(data, name):
-        if len(columns) != 4:
-            raise InputError(
-                f"expected 4 columns (qid iteration docid grade), found {len(columns)}",
-                name,
-                number,
-            )
-        query_id, _, doc_id, grade_text = columns
-        grade = parse_int(grade_text)
-        if grade is None:
-            raise InputError(f"grade {grade_text!r} is not an integer", name, number)
-        if grade not in scale:
-            raise InputError(
-                f"grade {grade} is outside the workspace's scale {scale} "
-                f"(the scale is chosen when the workspace is created: judgepool init --scale)",
-                name,
-                number,
-            )
-        key = (query_id, doc_id)
-        if key in first_line:
-            raise InputError(
-                f"query {query_id!r} doc {doc_id!r} is judged twice "
-                f"(first at line {first_line[key]})",
-                name,
-                number,
-            )
-        first_line[key] = number
-        grades.append((query_id, doc_id, grade))
-    return grades
+    return read_qrels_rows(
+        path,
+        ws.scale,
+        "it is the workspace's scale, chosen when it is created (judgepool init --scale)",
+    )
 
 
 def import_qrels(
