@@ -186,11 +186,12 @@ async def measure_start(path: Path) -> float:
     app = create_app(path, "bench")
     clock = FrameClock(app)
     async with app.run_test(size=(120, 40)):
-        while True:
+        while time.perf_counter() - started < 30:
             shown = [stamp for stamp, doc in clock.frames if doc is not None]
             if shown:
                 return shown[0] - started
             await asyncio.sleep(0.001)
+    raise AssertionError("no document was shown within 30 s")
 
 
 async def measure_grades(path: Path, grades: int, visit_review: bool) -> list[float]:
@@ -217,8 +218,12 @@ async def measure_grades(path: Path, grades: int, visit_review: bool) -> list[fl
             before = screen.session.current
             digit = str(rng.randint(0, 3))
             started = time.perf_counter()
-            app._driver.send_message(events.Key(digit, digit))
+            driver = app._driver
+            assert driver is not None
+            driver.send_message(events.Key(digit, digit))
             while screen.session.current == before:
+                if time.perf_counter() - started > 10 or app._exception is not None:
+                    raise AssertionError(f"the grade key was not handled: {app._exception!r}")
                 await asyncio.sleep(0.0005)
             shown = await clock.first_frame_showing(screen.session.current[1], started)
             latencies.append(shown - started)
@@ -232,13 +237,14 @@ def process_start_in_tmux(path: Path) -> float | None:
     screen (interpreter start and imports included); None without tmux."""
     if shutil.which("tmux") is None:
         return None
-    socket = f"judgepool-bench-{time.monotonic_ns()}"
+    sockets = Path(tempfile.mkdtemp(prefix="jp-tmux-"))
+    socket = str(sockets / "s")
     command = f"exec {sys.executable} -m judgepool tui {path} --annotator bench"
     started = time.perf_counter()
     subprocess.run(
         [
             "tmux",
-            "-L",
+            "-S",
             socket,
             "-f",
             "/dev/null",
@@ -257,7 +263,7 @@ def process_start_in_tmux(path: Path) -> float | None:
     try:
         while time.perf_counter() - started < 30:
             shown = subprocess.run(
-                ["tmux", "-L", socket, "capture-pane", "-p", "-t", "b"],
+                ["tmux", "-S", socket, "capture-pane", "-p", "-t", "b"],
                 capture_output=True,
                 text=True,
                 check=True,
@@ -267,7 +273,8 @@ def process_start_in_tmux(path: Path) -> float | None:
             time.sleep(0.01)
         raise AssertionError("the app did not show a document within 30 s")
     finally:
-        subprocess.run(["tmux", "-L", socket, "kill-server"], capture_output=True)
+        subprocess.run(["tmux", "-S", socket, "kill-server"], capture_output=True)
+        shutil.rmtree(sockets, ignore_errors=True)
 
 
 def import_seconds() -> float:

@@ -9,6 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from judgepool.cli import main
+from judgepool.core.contract import Contract
 from judgepool.core.errors import InputError
 from judgepool.services import app_queries
 from judgepool.services import workspace as services
@@ -24,10 +25,13 @@ def test_demo_workspace_is_built_once_with_work_to_grade(tmp_path: Path) -> None
         runs = {run.name for run in services.list_runs(ws)}
         plan = app_queries.grading_plan(ws, "someone")
         judgments, _ = services.workspace_judgments(ws)
+        contract = services.default_contract(ws)
     assert {"dl19/bm25", "dl19/splade-pp-ed", "dl19/repllama", "noveleval/google-order"} <= runs
     assert {"teaching/perfect-ab", "teaching/candidates-bc", "hostile/hostile"} <= runs
     assert {"teach", "hostile", "0", "156493"} <= {q.id for q in plan.queries}
     assert judgments["teach"] == {"A": 3, "B": 2, "C": 1, "D": 0}
+    # Four collections share the workspace: a run is not scored on the others' queries.
+    assert contract == Contract(missing="skip")
     unjudged = [
         (q.id, d)
         for q in plan.queries

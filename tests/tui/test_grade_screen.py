@@ -198,3 +198,53 @@ async def test_hostile_text_shows_literally(hostile_ws: Path) -> None:
     assert "abc\\x08\\x08\\x08XYZ" in escapes
     assert "[red]hostile-id[/red]" in named
     assert "[blink]\\x1b[5mblink" in named
+
+
+async def test_run_and_rank_stay_hidden(teaching_ws: Path) -> None:
+    app = create_app(teaching_ws, "alice")
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await wait_ready(pilot)
+        assert screen.session is not None
+        for _ in range(3):
+            text = screen_text(app)
+            assert "perfect-ab" not in text and "candidates-bc" not in text
+            assert "rank" not in text.lower()
+            await pilot.press("j")
+
+
+async def test_a_workspace_without_a_pool_says_what_to_do(tmp_path: Path) -> None:
+    with services.init_workspace(tmp_path / "empty.sqlite"):
+        pass
+    app = create_app(tmp_path / "empty.sqlite", "alice")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_ready(pilot)
+        await pilot.press("2", "u", "z", "n", "j", "right_square_bracket", "e")
+        assert "Nothing to grade yet" in screen_text(app)
+        assert events(tmp_path / "empty.sqlite") == []
+
+
+async def test_the_query_shows_its_narrative_and_terms_are_highlighted(
+    teaching_ws: Path, tmp_path: Path
+) -> None:
+    queries = tmp_path / "queries.tsv"
+    queries.write_text(
+        "teach\thow do I brew a good cup of green tea\tRelevant: [i]how[/i] to brew it.\n"
+    )
+    with services.open_workspace(teaching_ws) as ws:
+        services.import_queries(ws, queries)
+    app = create_app(teaching_ws, "alice")
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await wait_ready(pilot)
+        assert "Relevant: [i]how[/i] to brew it." in shown(screen, "#grade-query")
+        assert screen.session is not None
+        for _ in range(3):
+            if screen.session.current == ("teach", "A"):
+                break
+            await pilot.press("j")
+        assert screen.session.current == ("teach", "A")
+        body = screen.query_one("#document-text", Static).render()
+        spans = getattr(body, "spans", [])
+        plain = getattr(body, "plain", "")
+        lit = {plain[span.start : span.end] for span in spans}
+        assert {"Brewing", "green", "tea", "cup"} <= lit
+        assert "water" not in lit

@@ -18,6 +18,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -36,15 +37,15 @@ WIDTH, HEIGHT = 120, 40
 
 
 class Terminal:
-    """One tmux server (its own socket) running one command in a 120x40 pane."""
+    """One tmux server (its own socket file) running one command in a 120x40 pane."""
 
-    def __init__(self, socket: str, cwd: Path) -> None:
-        self.socket = socket
+    def __init__(self, socket: Path, cwd: Path) -> None:
+        self.socket = str(socket)
         self.cwd = cwd
 
     def tmux(self, *args: str) -> str:
         result = subprocess.run(
-            ["tmux", "-L", self.socket, *args],
+            ["tmux", "-S", self.socket, *args],
             capture_output=True,
             text=True,
             check=True,
@@ -58,7 +59,7 @@ class Terminal:
         subprocess.run(
             [
                 "tmux",
-                "-L",
+                "-S",
                 self.socket,
                 "-f",
                 "/dev/null",
@@ -100,7 +101,7 @@ class Terminal:
             time.sleep(0.05)
 
     def close(self) -> None:
-        subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True)
+        subprocess.run(["tmux", "-S", self.socket, "kill-server"], capture_output=True)
 
 
 def _quote(part: str) -> str:
@@ -109,11 +110,15 @@ def _quote(part: str) -> str:
 
 @pytest.fixture
 def terminal(tmp_path: Path) -> Iterator[Terminal]:
-    term = Terminal(f"judgepool-test-{os.getpid()}-{time.monotonic_ns()}", tmp_path)
+    # A short directory of its own for the socket: a socket path is limited
+    # to about 100 bytes, which pytest's tmp_path can exceed.
+    sockets = Path(tempfile.mkdtemp(prefix="jp-tmux-"))
+    term = Terminal(sockets / "s", tmp_path)
     try:
         yield term
     finally:
         term.close()
+        shutil.rmtree(sockets, ignore_errors=True)
 
 
 def app_command(workspace: Path, annotator: str) -> list[str]:
@@ -126,8 +131,12 @@ def judged(workspace: Path, annotator: str) -> dict[tuple[str, str], int | None]
         return {item: j.own_grade for item, j in app_queries.item_judgments(ws, annotator).items()}
 
 
+def showing(text: str) -> Callable[[str], bool]:
+    return lambda shown: text in shown
+
+
 def session_count(n: int) -> Callable[[str], bool]:
-    return lambda shown: f"{n} judged this session" in shown
+    return showing(f"{n} judged this session")
 
 
 def test_a_digit_grade_reaches_the_workspace(tmp_path: Path, terminal: Terminal) -> None:
@@ -147,7 +156,7 @@ def test_hostile_text_shows_literally_in_the_terminal(tmp_path: Path, terminal: 
     screens = [terminal.wait_for(lambda s: "document 1/3" in s)]
     for position in (2, 3):
         terminal.keys("j")
-        screens.append(terminal.wait_for(lambda s, p=position: f"document {p}/3" in s))
+        screens.append(terminal.wait_for(showing(f"document {position}/3")))
     everything = "\n".join(screens)
     for expected in (
         "which [bold]document[/bold] shows its \\x1b[1mmarkup\\x1b[0m literally?",

@@ -3,9 +3,10 @@
 It holds the four sets of ``sample_data/README.md`` (teaching, NovelEval,
 DL19 slice, hostile): their queries, documents, qrels (each set's qrels as
 its own annotator, ``qrels:SET``) and runs (named ``SET/RUN``, e.g.
-``dl19/bm25``), and a pool of every run's top 10 (``PoolDepth``), which
+``dl19/bm25``), and a pool of every run's top 10 (`POOL_DEPTH`), which
 brings in the DL19 documents nobody has judged yet, so there is work to
-grade at once.
+grade at once. Its default contract skips a judged query a run does not
+answer (`demo_contract`), since the four collections share one workspace.
 
 The workspace is built under a temporary name and linked into place only
 when complete: an interrupted build leaves nothing half-made, and two
@@ -21,6 +22,7 @@ from pathlib import Path
 from typing import Final
 
 import judgepool
+from judgepool.core.contract import Contract, Scale
 from judgepool.core.errors import InputError
 from judgepool.services import workspace as services
 
@@ -35,6 +37,15 @@ StepCallback = Callable[[str], None]
 
 def _quiet(_: str) -> None:
     pass
+
+
+def demo_contract(scale: Scale) -> Contract:
+    """The demo's default contract: the contract's defaults, except that a judged
+    query a run does not answer is skipped rather than scored 0. The demo holds
+    four collections side by side; under ``missing=zero`` each DL19 run would
+    be averaged over NovelEval's questions too (BM25's nDCG@10 would read 0.33
+    instead of its 0.5058). The audit still lists those queries as missing."""
+    return Contract(scale=scale, missing="skip")
 
 
 def find_sample_data(start: Path | None = None) -> Path:
@@ -82,6 +93,7 @@ def build_demo_workspace(
                     services.import_run(ws, run, name=f"{name}/{services.default_run_name(run)}")
             on_step(f"pooling every run's top {POOL_DEPTH}")
             services.pool(ws, depth=POOL_DEPTH)
+            ws.set_default_contract(demo_contract(ws.scale))
         # Closed: SQLite has folded the write-ahead log into the file, so the
         # one file is the whole workspace. If another process linked its demo
         # first, that one is as good as ours.
