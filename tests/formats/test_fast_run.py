@@ -62,16 +62,19 @@ def _fast(path: Path) -> Outcome:
     return ("ok", (_rows(columns), columns.digest))  # type: ignore[arg-type]
 
 
-def _in_memory(data: bytes, path: Path, *, fast: bool, block_bytes: int | None = None) -> Outcome:
-    saved = fast_run._BLOCK_BYTES
+def _in_memory(
+    data: bytes, path: Path, *, fast: bool, block_bytes: int | None = None, smallest: int = 0
+) -> Outcome:
+    saved = fast_run._BLOCK_BYTES, fast_run._SMALLEST_SPAN
     if block_bytes is not None:
         fast_run._BLOCK_BYTES = block_bytes  # type: ignore[misc]
+        fast_run._SMALLEST_SPAN = smallest  # type: ignore[misc]
     try:
         parsed = parse_run_bytes(data, str(path), fast=fast)
     except InputError as exc:
         return ("error", (str(exc), exc.path, exc.line))
     finally:
-        fast_run._BLOCK_BYTES = saved  # type: ignore[misc]
+        fast_run._BLOCK_BYTES, fast_run._SMALLEST_SPAN = saved  # type: ignore[misc]
     return ("ok", _rows(parsed))
 
 
@@ -88,7 +91,9 @@ def check_all_readers_agree(
     assert _in_memory(data, path, fast=False) == without_digest
     if tiny_blocks:
         # blocks of a few lines: tiers 2 and 3 side by side, line numbers carried over
-        assert _in_memory(data, path, fast=True, block_bytes=17) == without_digest
+        assert _in_memory(data, path, fast=True, block_bytes=17, smallest=10**9) == without_digest
+        # blocks split, and split again, down to single lines where the parser fails
+        assert _in_memory(data, path, fast=True, block_bytes=100, smallest=1) == without_digest
     return expected
 
 
@@ -200,8 +205,8 @@ def test_a_large_file_streams_in_many_blocks_and_finds_a_late_error(tmp_path: Pa
         for i in range(36_000)
     ]
     data = "".join(lines).encode()
-    saved = fast_run._BLOCK_BYTES
-    fast_run._BLOCK_BYTES = 1 << 18  # type: ignore[misc]
+    saved = fast_run._BLOCK_BYTES, fast_run._SMALLEST_SPAN
+    fast_run._BLOCK_BYTES, fast_run._SMALLEST_SPAN = 1 << 18, 1 << 12  # type: ignore[misc]
     try:
         good = check_all_readers_agree(tmp_path, data, tiny_blocks=False)
         assert good[0] == "ok" and len(good[1][0]) == 36_000
@@ -213,7 +218,7 @@ def test_a_large_file_streams_in_many_blocks_and_finds_a_late_error(tmp_path: Pa
         late = check_all_readers_agree(tmp_path, "".join(lines).encode(), tiny_blocks=False)
         assert late[0] == "error" and late[1][2] == 34_001
     finally:
-        fast_run._BLOCK_BYTES = saved  # type: ignore[misc]
+        fast_run._BLOCK_BYTES, fast_run._SMALLEST_SPAN = saved  # type: ignore[misc]
 
 
 def test_the_fast_tier_is_what_reads_a_regular_file(tmp_path: Path) -> None:
@@ -222,7 +227,9 @@ def test_the_fast_tier_is_what_reads_a_regular_file(tmp_path: Path) -> None:
     path.write_bytes(GOOD * 100)
     assert fast_run._read_streaming(path) is not None
     assert fast_run._parse_regular(GOOD * 100) is not None
-    path.write_bytes(GOOD.replace(b" ", b"\t"))
+    path.write_bytes(GOOD.replace(b" ", b"\t"))  # tab-separated: read as spaces
+    assert fast_run._read_streaming(path) is not None
+    path.write_bytes(GOOD.replace(b" Q0", b"\t Q0"))  # a tab and a space: irregular
     assert fast_run._read_streaming(path) is None
 
 
@@ -272,7 +279,7 @@ def run_lines(draw: st.DrawFn) -> bytes:
 _EXAMPLES = settings(deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 
 
-@settings(_EXAMPLES, max_examples=400)
+@settings(_EXAMPLES, max_examples=300)
 @given(data=run_lines())
 def test_random_files_read_as_the_reference_reads_them(tmp_path: Path, data: bytes) -> None:
     check_all_readers_agree(tmp_path, data)

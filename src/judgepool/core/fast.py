@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import math
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from itertools import chain
@@ -55,7 +55,7 @@ from judgepool.core.errors import (
 from judgepool.core.metrics import normalise, score_missing_query
 from judgepool.core.types import Evaluation, Judgments, QueryResult
 
-__all__ = ["ColumnarRun", "evaluate_columns"]
+__all__ = ["ColumnarRun", "arrow_strings", "evaluate_columns"]
 
 I64 = npt.NDArray[np.int64]
 U64 = npt.NDArray[np.uint64]
@@ -182,12 +182,60 @@ def _string_array(values: Any) -> pa.Array:
     if isinstance(values, pa.ChunkedArray):
         values = values.combine_chunks() if values.num_chunks != 1 else values.chunk(0)
     if not isinstance(values, pa.Array):
-        values = pa.array(values, type=pa.string())
+        values = arrow_strings(list(values))
     if not (pa.types.is_string(values.type) or pa.types.is_large_string(values.type)):
         values = values.cast(pa.large_string())
     if values.null_count:
         raise ValueError("query and document IDs must not be null")
     return values
+
+
+# pyarrow's own conversions (pa.array, pa.table of numpy, Array.to_numpy) load
+# pandas on first use, half a second; these build and read arrow memory directly.
+
+
+def arrow_strings(values: Sequence[str]) -> pa.Array:
+    """A pyarrow string array of Python strings (large_string beyond 2 GB)."""
+    encoded = [value.encode("utf-8") for value in values]
+    offsets = np.zeros(len(encoded) + 1, dtype=np.int64)
+    np.cumsum(np.fromiter(map(len, encoded), dtype=np.int64, count=len(encoded)),
+              out=offsets[1:])
+    data = pa.py_buffer(b"".join(encoded))
+    if offsets[-1] > 2**31 - 1:
+        return pa.Array.from_buffers(pa.large_string(), len(encoded),
+                                     [None, pa.py_buffer(offsets), data])
+    return pa.Array.from_buffers(
+        pa.string(), len(encoded), [None, pa.py_buffer(offsets.astype(np.int32)), data]
+    )
+
+
+def _arrow_numbers(values: npt.NDArray[Any]) -> pa.Array:
+    """A null-free int64 or float64 pyarrow array viewing ``values``."""
+    floats = values.dtype.kind == "f"
+    values = np.ascontiguousarray(values, dtype=np.float64 if floats else np.int64)
+    kind = pa.float64() if floats else pa.int64()
+    return pa.Array.from_buffers(kind, len(values), [None, pa.py_buffer(values)])
+
+
+def _numpy_of(values: pa.Array) -> npt.NDArray[Any]:
+    """A null-free boolean or numeric pyarrow array as numpy (a copy for booleans)."""
+    if isinstance(values, pa.ChunkedArray):
+        values = pa.concat_arrays(values.chunks) if values.num_chunks != 1 else values.chunk(0)
+    start, count = values.offset, len(values)
+    if pa.types.is_boolean(values.type):
+        if count == 0:
+            return np.zeros(0, dtype=bool)
+        bits = np.frombuffer(values.buffers()[1], dtype=np.uint8)
+        unpacked = np.unpackbits(bits, count=start + count, bitorder="little")
+        return unpacked[start:].view(bool)
+    dtype = np.dtype(values.type.to_pandas_dtype())
+    if count == 0:
+        return np.zeros(0, dtype=dtype)
+    return np.frombuffer(values.buffers()[1], dtype=dtype)[start : start + count]
+
+
+def _take(values: pa.Array, rows: I64) -> pa.Array:
+    return values.take(_arrow_numbers(rows))
 
 
 def _string_buffers(values: pa.Array) -> tuple[npt.NDArray[Any], npt.NDArray[np.uint8]]:
@@ -311,18 +359,18 @@ def _sorted_subset(
 ) -> I64:
     """``rows`` reordered by (group, then the tie policy's keys), stably.
     ``equal_scores``: every group holds one score, so the score key is left out."""
-    columns: dict[str, Any] = {"group": group}
+    columns: dict[str, Any] = {"group": _arrow_numbers(group)}
     keys = [key for key in _sort_keys(ties) if not (equal_scores and key[0] == "score")]
     names = {name for name, _ in keys}
     if "score" in names:
-        columns["score"] = run.scores[rows]
+        columns["score"] = _arrow_numbers(run.scores[rows])
     if "doc" in names:
-        columns["doc"] = run.doc_ids.take(pa.array(rows))
+        columns["doc"] = _take(run.doc_ids, rows)
     if "rank" in names:
-        columns["rank"] = run.ranks[rows]
+        columns["rank"] = _arrow_numbers(run.ranks[rows])
     table = pa.table(columns)
     order = pc.sort_indices(table, sort_keys=[("group", "ascending"), *keys])
-    ordered: I64 = rows[order.to_numpy().astype(np.int64)]
+    ordered: I64 = rows[_numpy_of(order).astype(np.int64)]
     return ordered
 
 
@@ -360,13 +408,13 @@ def _queries(run: _Run) -> _Queries:
     if n == 0:
         return _Queries([], True, np.zeros(0, dtype=bool), _EMPTY_I64, None)
     q = run.query_ids
-    boundary = pc.not_equal(q.slice(1), q.slice(0, n - 1)).to_numpy(zero_copy_only=False)
+    boundary = _numpy_of(pc.not_equal(q.slice(1), q.slice(0, n - 1)))
     starts = np.concatenate(([0], np.flatnonzero(boundary) + 1)).astype(np.int64)
-    seg_qids: list[str] = q.take(pa.array(starts)).to_pylist()
+    seg_qids: list[str] = _take(q, starts).to_pylist()
     if len(set(seg_qids)) == len(seg_qids):
         return _Queries(seg_qids, True, boundary, starts, None)
     encoded = pc.dictionary_encode(q)
-    codes = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64)
+    codes = _numpy_of(encoded.indices).astype(np.int64)
     return _Queries(encoded.dictionary.to_pylist(), False, boundary, starts, codes)
 
 
@@ -648,7 +696,7 @@ def _keys_start(
         hasher = _StringHasher(run.doc_ids)
     else:
         encoded = pc.dictionary_encode(run.doc_ids)
-        doc_codes = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64)
+        doc_codes = _numpy_of(encoded.indices).astype(np.int64)
         entity_index = {}
         code_of_unique = np.fromiter(
             (
@@ -729,7 +777,7 @@ def _judged_lines(
     segs = np.array(pair_seg, dtype=np.int64)
     grades = np.array(pair_grade, dtype=np.int64)
     if keys.entity_index is None:
-        docs = pa.array(pair_doc, type=pa.string())
+        docs = arrow_strings(pair_doc)
         pair_hash = _StringHasher(docs).hash(0, len(docs), _segment_salt(segs))
         pair_codes = None
     else:
@@ -747,9 +795,8 @@ def _judged_lines(
     same = layout.segment_of_rows(rows) == segs[pairs]
     if pair_codes is None:
         assert docs is not None
-        wanted = docs.take(pa.array(pairs)).cast(run.doc_ids.type)
-        equal = pc.equal(run.doc_ids.take(pa.array(rows)), wanted)
-        same &= equal.to_numpy(zero_copy_only=False)
+        wanted = _take(docs, pairs).cast(run.doc_ids.type)
+        same &= _numpy_of(pc.equal(_take(run.doc_ids, rows), wanted))
     else:
         assert keys.entity_codes is not None
         same &= keys.entity_codes[rows] == pair_codes[pairs]
@@ -786,8 +833,8 @@ def _duplicates(
     if keys.entity_codes is not None:
         entity = keys.entity_codes[rows]
     else:
-        encoded = pc.dictionary_encode(run.doc_ids.take(pa.array(rows)))
-        entity = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64)
+        encoded = pc.dictionary_encode(_take(run.doc_ids, rows))
+        entity = _numpy_of(encoded.indices).astype(np.int64)
     identity = segments * (int(entity.max()) + 1) + entity
     positions = layout.order.positions_of(rows)
     # group equal identities, copies in ranked order
@@ -813,7 +860,7 @@ def _duplicates(
         assert keys.entity_codes is not None
         names = [keys.entity_names[c] for c in keys.entity_codes[rows[kept]].tolist()]
     else:
-        names = run.doc_ids.take(pa.array(rows[kept])).to_pylist()
+        names = _take(run.doc_ids, rows[kept]).to_pylist()
     bounds = np.append(kept, rows.size).tolist()
     kept_seg = segments[kept].tolist()
     kept_pos = positions[kept].tolist()
@@ -1002,7 +1049,7 @@ def _score(
         top_seg, top_pos, top_positions = _unjudged_in_top(
             layout, dups, need, returned, k, positions
         )
-        docs = run.doc_ids.take(pa.array(layout.order.rows_at(top_positions))).to_pylist()
+        docs = _take(run.doc_ids, layout.order.rows_at(top_positions)).to_pylist()
         unjudged_entries = [
             UnjudgedEntry(layout.seg_qids[s], doc, p + 1)
             for s, doc, p in zip(top_seg.tolist(), docs, top_pos.tolist(), strict=True)

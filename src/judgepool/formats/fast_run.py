@@ -9,24 +9,28 @@ and accepts exactly what the reference accepts, raising the same `InputError`
 How, in three tiers, each used only when the one before cannot vouch for the
 input:
 
-1. The file streams through pyarrow's CSV parser (a single space the only
-   separator), read by a small file object that hashes every byte for the
-   digest and scans it for what the parser would read differently from the
-   reference: tabs, carriage returns not before a newline, a byte order mark,
-   comment marks, hexadecimal ranks (pyarrow reads ``0x10`` as 16). All six
-   columns are checked: the ``Q0`` and tag columns are typed null with the
-   first line's two values as the only null spellings, so any other value (an
-   empty one from a doubled or trailing space included) fails the parse for
-   almost nothing. The whole file is never held in memory, and the parser's
-   threads overlap reading, hashing and parsing.
-2. Otherwise the file is read into memory and handled block by block (about
-   8 MB of whole lines each): the parser again, first on the block as it is,
-   then on the block with its separators regularised (tabs and runs of spaces
-   made single spaces, leading and trailing blanks removed: the tokens the
-   reference splits out, joined by single spaces).
-3. A block that still fails is read line by line with the reference's own
-   helpers (`iter_data_lines`, `parse_run_line`), into columns. Comments, blank
-   lines and every error end up here, so errors carry the reference's message.
+1. The file streams through pyarrow's CSV parser (one space the only
+   separator; tabs are handed over as spaces), read by a small file object
+   that hashes every byte for the digest and scans for what the parser would
+   read differently from the reference: a carriage return not before a
+   newline, a byte order mark, comment marks, hexadecimal ranks (pyarrow reads
+   ``0x10`` as 16). All six columns are checked: the ``Q0`` and tag columns are
+   typed null with the first line's two values as the only null spellings, so
+   any other value (an empty one from a doubled or trailing separator
+   included) fails the parse for almost nothing. The whole file is never held
+   in memory, and the parser's threads overlap reading, hashing and parsing.
+2. Otherwise the file is read into memory and taken block by block (about
+   8 MB of whole lines): the parser on the block as it is, with its tabs made
+   spaces, then with every separator regularised (runs of blanks made one
+   space, blanks at line ends removed: the reference's tokens joined by single
+   spaces). A block it still cannot vouch for is split in 16 and each piece
+   tried again, down to 32 kB.
+3. Those small pieces are read line by line with the reference's own helpers
+   (`iter_data_lines`, `parse_run_line`), into columns. Comments, blank lines
+   and every error end up here, so errors carry the reference's message.
+
+pyarrow's own numpy conversions (``pa.array``, ``to_numpy``) are avoided: their
+first use imports pandas, a third of a second.
 """
 
 from __future__ import annotations
@@ -35,7 +39,7 @@ import gzip
 import hashlib
 import os
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, Final
@@ -47,6 +51,7 @@ import pyarrow.compute as pc
 import pyarrow.csv as pa_csv
 
 from judgepool.core.errors import InputError
+from judgepool.core.fast import arrow_strings
 from judgepool.formats.trec import (
     GZIP_MAGIC,
     iter_data_lines,
@@ -58,6 +63,7 @@ __all__ = ["ParsedRun", "RunColumns", "parse_run_bytes", "read_run_columns"]
 
 _NAMES: Final = ("query", "q0", "doc", "rank", "score", "tag")
 _BLOCK_BYTES: Final = 8 << 20
+_SMALLEST_SPAN: Final = 32 << 10
 _UTF8_BOM: Final = b"\xef\xbb\xbf"
 _INT64_MIN: Final = -(2**63)
 _INT64_MAX: Final = 2**63 - 1
@@ -69,7 +75,9 @@ _CR, _LF, _SPACE, _ZERO = 13, 10, 32, 48
 def _reader_pool() -> pa.MemoryPool:
     # jemalloc, where pyarrow has it: after a parse, the default (mimalloc)
     # spent ~0.15 s handing the parser's memory back on the next large
-    # allocation; jemalloc does not (measured on the 7-million-line run)
+    # allocation; jemalloc does not (measured on the 7-million-line run).
+    # (pa.jemalloc_set_decay_ms(0) would lower the peak by ~100 MB, returning
+    # freed pages at once, but is process-wide and cost read time here.)
     try:
         return pa.jemalloc_memory_pool()
     except (pa.ArrowNotImplementedError, NotImplementedError):
@@ -265,7 +273,12 @@ class _Scanner:
 
 
 class _Stream:
-    """A read-only file object for pyarrow that hashes and scans what it reads."""
+    """A read-only file object for pyarrow that hashes and scans what it reads.
+
+    Tabs reach the parser as spaces: the reference splits at both alike, and
+    what the parser then reads as an empty column (a tab next to a space) fails
+    the parse as any doubled space does. The digest is of the bytes as read.
+    """
 
     def __init__(self, raw: IO[bytes]) -> None:
         self._raw = raw
@@ -279,7 +292,7 @@ class _Stream:
                 break
             prefix += more
         self._prefix = prefix
-        self.tokens = _first_line_tokens(prefix)
+        self.tokens = _first_line_tokens(prefix.replace(b"\t", b" "))
 
     def read(self, size: int = -1) -> bytes:
         if self._prefix:
@@ -288,6 +301,8 @@ class _Stream:
         else:
             chunk = self._raw.read(size) if size >= 0 else self._raw.read()
         self.hash.update(chunk)
+        if b"\t" in chunk:
+            chunk = chunk.replace(b"\t", b" ")
         self.scan.feed(chunk)
         if self.scan.irregular:
             raise _Irregular
@@ -464,7 +479,8 @@ def _vouch(holder: list[pa.Table], scan: _Scanner, binary_text: bool) -> _Block 
 
 
 def _release() -> None:
-    """Hand pyarrow's freed memory back to the system (it keeps it otherwise)."""
+    """Ask the reader's pool to hand freed memory back to the system (mimalloc
+    does so at once; jemalloc after its decay time)."""
     _POOL.release_unused()
 
 
@@ -477,8 +493,8 @@ def _numeric(chunks: list[pa.Array], dtype: type[np.generic]) -> npt.NDArray[Any
     if len(whole) == 0:
         return np.zeros(0, dtype=dtype)
     _release()
-    # np.frombuffer, not Array.to_numpy: the same zero-copy view, but to_numpy
-    # took a third of a second here on a freshly parsed column
+    # np.frombuffer, not Array.to_numpy: the same zero-copy view, but pyarrow's
+    # conversions load pandas on first use (a third of a second)
     values = np.frombuffer(whole.buffers()[1], dtype=dtype)
     return values[whole.offset : whole.offset + len(whole)]
 
@@ -498,11 +514,6 @@ class _Block:
     lines: npt.NDArray[np.int64] | None
 
 
-def _expected_rows(data: bytes | bytearray) -> int:
-    """Lines in ``data`` as the reference numbers them, not counting an empty last one."""
-    return data.count(b"\n") + (0 if data.endswith(b"\n") or not data else 1)
-
-
 def _regularise(block: bytes | bytearray) -> bytes | bytearray:
     """``block`` with every separator a single space and no blank at either end of
     a line: the tokens the reference splits each line into, joined by spaces.
@@ -519,14 +530,15 @@ def _regularise(block: bytes | bytearray) -> bytes | bytearray:
     return block
 
 
-def _split_blocks(data: bytes | bytearray, size: int) -> list[tuple[int, int]]:
-    """(start, end) byte ranges of about ``size`` bytes, each ending after a newline
-    (or at the end of the data)."""
+def _split_blocks(
+    data: bytes | bytearray, start: int, stop: int, size: int
+) -> list[tuple[int, int]]:
+    """(start, end) byte ranges of ``data[start:stop]`` of about ``size`` bytes,
+    each ending after a newline (or at ``stop``)."""
     ranges: list[tuple[int, int]] = []
-    start = 0
-    while start < len(data):
-        end = data.find(b"\n", min(start + size, len(data)) - 1)
-        end = len(data) if end < 0 else end + 1
+    while start < stop:
+        end = data.find(b"\n", min(start + size, stop) - 1, stop)
+        end = stop if end < 0 else end + 1
         ranges.append((start, end))
         start = end
     return ranges
@@ -535,47 +547,78 @@ def _split_blocks(data: bytes | bytearray, size: int) -> list[tuple[int, int]]:
 def _parse_blocks(data: bytes | bytearray, path: str, *, fast: bool) -> ParsedRun:
     """Tiers 2 and 3: block by block, the parser where it can vouch for a block,
     the reference's line helpers elsewhere."""
-    query_parts: list[pa.Array] = []
-    doc_parts: list[pa.Array] = []
-    score_parts: list[npt.NDArray[np.float64]] = []
-    rank_parts: list[npt.NDArray[np.int64] | list[int]] = []
-    line_parts: list[npt.NDArray[np.int64]] = []
+    parts: list[_Block] = []
     first_line = 1
-    for start, end in _split_blocks(data, _BLOCK_BYTES):
-        block = data[start:end]
-        part: _Block | None = None
-        if fast and not (start == 0 and block.startswith(_UTF8_BOM)):
-            part = _parse_regular(block)
-            if part is None:
-                regular = _regularise(block)
-                if regular != block:
-                    part = _parse_regular(regular)
-        if part is not None:
-            count = len(part.scores)
-            if count != _expected_rows(block):
-                part = None  # cannot happen for a parse the checks accepted; be safe
-            else:
-                line_parts.append(np.arange(first_line, first_line + count, dtype=np.int64))
-        if part is None:
-            part = _parse_lines(bytes(block), path, first_line - 1)
-            assert part.lines is not None
-            line_parts.append(part.lines)
-        query_parts.extend(part.query_ids)
-        doc_parts.extend(part.doc_ids)
-        score_parts.append(part.scores)
-        rank_parts.append(part.ranks)
-        first_line += block.count(b"\n")
-    count = sum(len(s) for s in score_parts)
-    lines = np.concatenate(line_parts) if line_parts else np.zeros(0, dtype=np.int64)
+    for start, end in _split_blocks(data, 0, len(data), _BLOCK_BYTES):
+        first_line = _parse_span(data, start, end, first_line, path, fast, parts)
+    count = sum(len(part.scores) for part in parts)
+    lines = (
+        np.concatenate([part.lines for part in parts if part.lines is not None])
+        if parts
+        else np.zeros(0, dtype=np.int64)
+    )
     # line numbers only increase, so first 1 and last `count` mean 1..count exactly
     consecutive = count == 0 or (lines[0] == 1 and lines[-1] == count)
     return ParsedRun(
-        _combine_strings(query_parts),
-        _combine_strings(doc_parts),
-        np.concatenate(score_parts) if score_parts else np.zeros(0, dtype=np.float64),
-        _combine_ranks(rank_parts),
+        _combine_strings([a for part in parts for a in part.query_ids]),
+        _combine_strings([a for part in parts for a in part.doc_ids]),
+        np.concatenate([part.scores for part in parts]) if parts else np.zeros(0, np.float64),
+        _combine_ranks([part.ranks for part in parts]),
         None if consecutive else lines,
     )
+
+
+def _parse_span(
+    data: bytes | bytearray,
+    start: int,
+    end: int,
+    first_line: int,
+    path: str,
+    fast: bool,
+    parts: list[_Block],
+) -> int:
+    """Append the columns of ``data[start:end]`` (whole lines from ``first_line``)
+    to ``parts``, its lines numbered; return the next span's first line.
+
+    The parser is tried on the span as it is, then with its tabs made spaces,
+    then fully regularised; a span it still cannot vouch for is split in 16 and
+    each piece tried again, down to `_SMALLEST_SPAN`, where the reference's
+    helpers read it: a comment or a bad line costs the Python reader one small
+    piece, not a whole block."""
+    block = data[start:end]
+    newlines = block.count(b"\n")
+    rows = newlines + (0 if block.endswith(b"\n") or not block else 1)
+    if fast and not (start == 0 and block.startswith(_UTF8_BOM)):
+        for candidate in _candidates(block):
+            part = _parse_regular(candidate)
+            if part is not None and len(part.scores) == rows:
+                part.lines = np.arange(first_line, first_line + rows, dtype=np.int64)
+                parts.append(part)
+                return first_line + newlines
+        pieces = (
+            _split_blocks(data, start, end, (end - start) // 16 + 1)
+            if end - start > _SMALLEST_SPAN
+            else []
+        )
+        if len(pieces) > 1:  # a single long line cannot be split
+            line = first_line
+            for low, high in pieces:
+                line = _parse_span(data, low, high, line, path, fast, parts)
+            return line
+    parts.append(_parse_lines(bytes(block), path, first_line - 1))
+    return first_line + newlines
+
+
+def _candidates(block: bytes | bytearray) -> Iterator[bytes | bytearray]:
+    """The span as it is, then as regular as the reference's tokens allow."""
+    yield block
+    if b"\t" in block:
+        translated = block.replace(b"\t", b" ")
+        yield translated
+        block = translated
+    regular = _regularise(block)
+    if regular != block:
+        yield regular
 
 
 def _parse_lines(block: bytes, path: str, offset: int) -> _Block:
@@ -607,8 +650,8 @@ def _parse_lines(block: bytes, path: str, offset: int) -> _Block:
         add_score(score)
         add_line(number + offset)
     return _Block(
-        [pa.array(query_ids, type=pa.string())],
-        [pa.array(doc_ids, type=pa.string())],
+        [arrow_strings(query_ids)],
+        [arrow_strings(doc_ids)],
         np.array(scores, dtype=np.float64),
         ranks,
         np.array(lines, dtype=np.int64),
@@ -619,7 +662,7 @@ def _combine_strings(parts: Sequence[pa.Array] | pa.ChunkedArray) -> pa.Array:
     """One contiguous string array from parts (large_string beyond 2 GB of text)."""
     chunks = list(parts.chunks) if isinstance(parts, pa.ChunkedArray) else list(parts)
     if not chunks:
-        return pa.array([], type=pa.string())
+        return arrow_strings([])
     size = sum(_text_bytes(chunk) for chunk in chunks)
     if size > _STRING_LIMIT:
         chunks = [chunk.cast(pa.large_string()) for chunk in chunks]
