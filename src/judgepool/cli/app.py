@@ -10,11 +10,17 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from judgepool.cli import main
-from judgepool.services import workspace as services
+from judgepool.cli.lazy import LazyModule
+
+if TYPE_CHECKING:
+    from judgepool.services import workspace as services
+else:
+    services = LazyModule("judgepool.services.workspace")
 
 ANNOTATOR_HELP = "Who is grading (default: the login name)."
 

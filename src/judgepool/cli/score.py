@@ -12,7 +12,7 @@ import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
@@ -41,15 +41,10 @@ from judgepool.services.scoring import (
     score_run_file,
     score_stored_run,
 )
-from judgepool.services.workspace import (
-    CONSENSUS_RULES,
-    Workspace,
-    find_run,
-    list_runs,
-    open_workspace,
-    save_evaluation,
-    workspace_judgments,
-)
+from judgepool.store.rules import CONSENSUS_RULES
+
+if TYPE_CHECKING:
+    from judgepool.store.workspace import Workspace
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -197,6 +192,9 @@ def _judged(
         contract = build_contract(None, preset_name, options)
         file = read_qrels(qrels, contract.scale)
         return Judged(qrels, file.judgments, file.digest, contract)
+    # Imported here: scoring plain files must not pay for loading SQLite.
+    from judgepool.services.workspace import open_workspace, workspace_judgments
+
     ws = open_workspace(str(workspace))
     contract = build_contract(ws.default_contract(), preset_name, options)
     if contract.scale != ws.scale:
@@ -210,8 +208,11 @@ def _judged(
 
 def _stored_or_file(judged: Judged, ref: str) -> str:
     """'stored' when ``ref`` names a run of the workspace, 'file' when it is a file."""
-    if judged.workspace is not None and find_run(judged.workspace, ref) is not None:
-        return "stored"
+    if judged.workspace is not None:
+        from judgepool.services.workspace import find_run
+
+        if find_run(judged.workspace, ref) is not None:
+            return "stored"
     if Path(ref).is_file():
         return "file"
     where = " in the workspace and" if judged.workspace is not None else ""
@@ -222,6 +223,8 @@ def _run_refs(judged: Judged, runs: Sequence[str]) -> list[str]:
     if runs:
         return list(runs)
     if judged.workspace is not None:
+        from judgepool.services.workspace import list_runs
+
         names = [run.name for run in list_runs(judged.workspace)]
         if names:
             return names
@@ -311,6 +314,8 @@ def score(
                 )  # fmt: skip
             results.append(result)
         if judged.workspace is not None and judged.consensus is not None:
+            from judgepool.services.workspace import save_evaluation
+
             for result, kind in zip(results, kinds, strict=True):
                 save_evaluation(
                     judged.workspace, result.evaluation,

@@ -16,17 +16,22 @@ import sys
 import time
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from judgepool.cli import main
+from judgepool.cli.lazy import LazyModule
 from judgepool.cli.progress import StageProgress
 from judgepool.core.contract import Scale
 from judgepool.core.errors import InputError
 from judgepool.display import literal
-from judgepool.services import workspace as services
-from judgepool.store.workspace import CONSENSUS_RULES
+
+if TYPE_CHECKING:
+    from judgepool.services import workspace as services
+else:
+    services = LazyModule("judgepool.services.workspace")
+from judgepool.store.rules import CONSENSUS_RULES
 
 WORKSPACE_HELP = "A workspace file; a bare name (no slash, no suffix) means workspaces/NAME.sqlite."
 

@@ -11,14 +11,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from judgepool.core.aggregate import evaluate, group_by_query
 from judgepool.core.audit import AuditReport, audit_run
 from judgepool.core.contract import Contract
 from judgepool.core.types import Evaluation, Judgments
 from judgepool.formats.trec import read_run
-from judgepool.services.workspace import Workspace, load_run_columns, load_run_entries
+
+if TYPE_CHECKING:
+    from judgepool.store.workspace import Workspace
 
 ENGINES: Final = ("fast", "reference")
 
@@ -136,6 +138,9 @@ def score_stored_run(
 ) -> ScoredRun:
     """Score a run stored in a workspace (kept as imported, so the same numbers
     as scoring its file)."""
+    # Imported here: scoring plain files must not pay for loading SQLite.
+    from judgepool.services.workspace import load_run_columns, load_run_entries
+
     if engine == "fast":
         from judgepool.core.fast import evaluate_columns
 
@@ -165,6 +170,8 @@ def audit_stored_run(
 ) -> AuditReport:
     """Audit a run stored in a workspace (an import refuses bad lines, so a
     stored run has none)."""
+    from judgepool.services.workspace import load_run_entries
+
     on_progress(f"reading {name}")
     entries, stored = load_run_entries(ws, name)
     on_progress(f"auditing {name}")

@@ -36,10 +36,10 @@ from judgepool.store.evaluations import (
     per_query_records,
 )
 from judgepool.store.ledger import Annotator, Consensus, Disagreement, JudgmentEvent
+from judgepool.store.rules import CONSENSUS_RULES
 from judgepool.store.runs import StoredRun
 from judgepool.store.workspace import (
     BUSY_TIMEOUT_MS,
-    CONSENSUS_RULES,
     Workspace,
     WorkspaceBusy,
     create_workspace,

@@ -6,13 +6,7 @@ evaluations.
 `ledger`, `runs`, `pools`, `corpus` and `evaluations` read and write its
 parts. Use cases (reading files, checking them, one transaction each) live
 in `judgepool.services.workspace`.
+
+Nothing is imported here, so that `judgepool.store.rules` can be read at
+start-up without loading SQLite and sqlite-utils.
 """
-
-from judgepool.store.workspace import (
-    CONSENSUS_RULES,
-    Workspace,
-    create_workspace,
-    open_workspace,
-)
-
-__all__ = ["CONSENSUS_RULES", "Workspace", "create_workspace", "open_workspace"]

@@ -29,7 +29,8 @@ from typing import Any, Final
 from judgepool.core.errors import InputError
 from judgepool.formats.trec import qrels_digest
 from judgepool.store.bulk import insert_flat
-from judgepool.store.workspace import CONSENSUS_RULES, Workspace, now
+from judgepool.store.rules import CONSENSUS_RULES
+from judgepool.store.workspace import Workspace, now
 
 _EVENT_COLUMNS: Final = (
     "id, query_id, doc_id, grade, unsure, annotator, created_at, previous_grade, "

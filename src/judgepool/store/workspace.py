@@ -25,6 +25,7 @@ from sqlite_utils import Database
 from judgepool import __version__
 from judgepool.core.contract import Contract, Scale
 from judgepool.core.errors import ContractError, InputError, JudgepoolError
+from judgepool.store.rules import CONSENSUS_RULES
 from judgepool.store.schema import (
     APPLICATION_ID,
     SCHEMA_VERSION,
@@ -42,7 +43,6 @@ TREC_DL_LABELS: Final[dict[int, str]] = {
     2: "Highly relevant",
     3: "Perfectly relevant",
 }
-CONSENSUS_RULES: Final = ("latest", "median", "adjudicated")
 
 
 class WorkspaceBusy(JudgepoolError):
