@@ -61,7 +61,9 @@ def test_scores_are_stored_and_marked_stale_when_judgments_change(
     assert listing.exit_code == 0, listing.output
     assert "bm25" in listing.stdout and "splade" in listing.stdout
     # a new grade changes the judged universe: stored evaluations are no longer current
-    assert cli("judge", workspace, "19335", "brand-new-doc", "2", "--annotator", "ann").exit_code == 0
+    assert (
+        cli("judge", workspace, "19335", "brand-new-doc", "2", "--annotator", "ann").exit_code == 0
+    )
     again = cli("evaluations", workspace, "--format", "json")
     if again.exit_code != 0:  # the listing may only have a table format
         again = cli("evaluations", workspace)
@@ -69,12 +71,16 @@ def test_scores_are_stored_and_marked_stale_when_judgments_change(
     assert "stale" in again.stdout.lower() or "false" in again.stdout.lower()
 
 
-def test_workspace_unknown_run_name_is_an_input_error(cli: Callable[..., Result], workspace: Path) -> None:
+def test_workspace_unknown_run_name_is_an_input_error(
+    cli: Callable[..., Result], workspace: Path
+) -> None:
     result = cli("score", "nope", "--workspace", workspace)
     assert result.exit_code == 2 and "no run named 'nope'" in result.stderr
 
 
-def test_workspace_default_contract_rejects_unjudged(cli: Callable[..., Result], workspace: Path) -> None:
+def test_workspace_default_contract_rejects_unjudged(
+    cli: Callable[..., Result], workspace: Path
+) -> None:
     # SPLADE's top 10 holds passages outside the DL19 pools: the default contract refuses them
     result = cli("score", "splade", "--workspace", workspace)
     assert result.exit_code == 1 and "unjudged" in result.stderr

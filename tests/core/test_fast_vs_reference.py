@@ -134,9 +134,7 @@ def gain_spec(draw: st.DrawFn, scale: Scale) -> str:
         return "linear"
     if choice == 1:
         return "exponential"
-    parts = [
-        f"{g}={draw(st.sampled_from([0, 1, 2.5, 3, 7, 100]))}" for g in scale.grades if g > 0
-    ]
+    parts = [f"{g}={draw(st.sampled_from([0, 1, 2.5, 3, 7, 100]))}" for g in scale.grades if g > 0]
     return ",".join(parts) if parts else "linear"
 
 
@@ -217,8 +215,9 @@ _SETTINGS = settings(deadline=None, suppress_health_check=[HealthCheck.function_
 
 @settings(_SETTINGS, max_examples=400)
 @given(case=cases())
-def test_every_contract_on_random_runs(tmp_path: Path, case: tuple[list[Row], Judged, Contract]
-                                       ) -> None:
+def test_every_contract_on_random_runs(
+    tmp_path: Path, case: tuple[list[Row], Judged, Contract]
+) -> None:
     rows, judgments, contract = case
     check_same_as_reference(_write(tmp_path / "run", rows), judgments, contract)
 
@@ -317,8 +316,13 @@ def test_zero_idcg_macro_and_pooled(tmp_path: Path) -> None:
 
 
 def test_policies_refuse_with_every_entry_and_line(tmp_path: Path) -> None:
-    rows = [("t", "B", 1, 2.0), ("t", "C", 2, 1.0), ("t", "B", 3, 0.5), ("u", "X", 1, 1.0),
-            ("u", "X", 2, 1.0)]  # "u" is unknown: its duplicate is not the judgments' business
+    rows = [
+        ("t", "B", 1, 2.0),
+        ("t", "C", 2, 1.0),
+        ("t", "B", 3, 0.5),
+        ("u", "X", 1, 1.0),
+        ("u", "X", 2, 1.0),
+    ]  # "u" is unknown: its duplicate is not the judgments' business
     path = _write(tmp_path / "run", rows)
     kind, (entries, _) = check_same_as_reference(path, TEACHING, Contract(k=3))
     assert kind == "DuplicatesRejected"
@@ -337,8 +341,9 @@ def test_an_empty_run_and_a_run_of_unknown_queries(tmp_path: Path) -> None:
     empty.write_bytes(b"# nothing here\n")
     for contract in (preset("trec_eval"), Contract(missing="skip", universe="candidates")):
         check_same_as_reference(empty, TEACHING, contract)
-        check_same_as_reference(_write(tmp_path / "unknown", [("x", "A", 1, 1.0)]), TEACHING,
-                                contract)
+        check_same_as_reference(
+            _write(tmp_path / "unknown", [("x", "A", 1, 1.0)]), TEACHING, contract
+        )
         check_same_as_reference(empty, {}, contract)
 
 
@@ -368,8 +373,11 @@ def _gz_judgments(name: str, scale: Scale) -> dict[str, dict[str, int]]:
 @pytest.mark.parametrize(
     ("run", "qrels", "scale"),
     [
-        ("dl19-passage/runs/repllama.top1000.trec.gz", "dl19-passage/qrels.dl19-passage.txt.gz",
-         Scale(0, 3)),
+        (
+            "dl19-passage/runs/repllama.top1000.trec.gz",
+            "dl19-passage/qrels.dl19-passage.txt.gz",
+            Scale(0, 3),
+        ),
         ("dl-hard/runs/bm25+t5zs.trec.gz", "dl-hard/dl_hard-passage.qrels.gz", Scale(0, 3)),
         ("trec_eval-test/results.test.gz", "trec_eval-test/qrels.rel_level.gz", Scale(-1, 4)),
     ],
@@ -387,8 +395,17 @@ def test_real_runs_under_several_contracts(
     for contract in (
         preset("trec_eval", scale=scale),
         preset("trec_eval", scale=scale, k=100, unjudged="condense", relevant_from=2),
-        Contract(k=20, scale=scale, gain="exponential", universe="candidates", unjudged="zero",
-                 duplicates="first", ties="rank", zero_idcg="exclude", missing="skip"),
+        Contract(
+            k=20,
+            scale=scale,
+            gain="exponential",
+            universe="candidates",
+            unjudged="zero",
+            duplicates="first",
+            ties="rank",
+            zero_idcg="exclude",
+            missing="skip",
+        ),
     ):
         check_same_as_reference(path, judgments, contract)
 

@@ -28,9 +28,7 @@ Outcome = tuple[str, Any]
 
 
 def _rows(parsed: ParsedRun) -> list[tuple[str, str, int, float, int]]:
-    lines = (
-        parsed.lines.tolist() if parsed.lines is not None else range(1, len(parsed.scores) + 1)
-    )
+    lines = parsed.lines.tolist() if parsed.lines is not None else range(1, len(parsed.scores) + 1)
     return list(
         zip(
             parsed.query_ids.to_pylist(),
@@ -236,8 +234,32 @@ def test_the_fast_tier_is_what_reads_a_regular_file(tmp_path: Path) -> None:
 # ----------------------------------------------------------------------- properties
 
 _TOKENS = st.sampled_from(
-    ["q1", "q2", "é", "d1", "doc-with-a-long-prefix-1", "0", "1", "-3", "+4", "007", "2.5", "-0",
-     "1e3", "nan", "inf", "1_0", "0x1F", "x", "#", "#c", "Q0", "tag", "\u00a0", "٣"]
+    [
+        "q1",
+        "q2",
+        "é",
+        "d1",
+        "doc-with-a-long-prefix-1",
+        "0",
+        "1",
+        "-3",
+        "+4",
+        "007",
+        "2.5",
+        "-0",
+        "1e3",
+        "nan",
+        "inf",
+        "1_0",
+        "0x1F",
+        "x",
+        "#",
+        "#c",
+        "Q0",
+        "tag",
+        "\u00a0",
+        "٣",
+    ]
 )
 _SEPARATORS = st.sampled_from([" ", " ", " ", " ", "  ", "\t", " \t"])
 

@@ -180,7 +180,11 @@ def test_qrels_annotator_option(ws: Workspace, tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("text", "line", "message"),
     [
-        ("q1 0 d1 1\nq1 0 d2 4\nq1 0 d3 1\n", 2, "grade 4 is outside the scale 0..3; it is the workspace's scale"),
+        (
+            "q1 0 d1 1\nq1 0 d2 4\nq1 0 d3 1\n",
+            2,
+            "grade 4 is outside the scale 0..3; it is the workspace's scale",
+        ),
         ("q1 0 d1 1\nq1 0 d2 2\nq1 0 d3 -1\n", 3, "grade -1 is outside"),
         ("q1 0 d1 1\nq1 0 d2 1.5\n", 2, "not an integer"),
         ("q1 0 d1 1\nq1 0 d2\n", 2, "expected 4 columns"),

@@ -11,9 +11,8 @@ import pytest
 from judgepool.core.contract import Contract, Scale
 from judgepool.core.errors import InputError
 from judgepool.services.workspace import judge, load_run_entries
-from judgepool.store.workspace import create_workspace, open_workspace
 from judgepool.store.schema import APPLICATION_ID, SCHEMA_VERSION, apply_migrations
-from judgepool.store.workspace import TREC_DL_LABELS
+from judgepool.store.workspace import TREC_DL_LABELS, create_workspace, open_workspace
 
 
 def _siblings(path: Path) -> set[str]:

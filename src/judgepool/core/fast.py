@@ -198,12 +198,12 @@ def arrow_strings(values: Sequence[str]) -> pa.Array:
     """A pyarrow string array of Python strings (large_string beyond 2 GB)."""
     encoded = [value.encode("utf-8") for value in values]
     offsets = np.zeros(len(encoded) + 1, dtype=np.int64)
-    np.cumsum(np.fromiter(map(len, encoded), dtype=np.int64, count=len(encoded)),
-              out=offsets[1:])
+    np.cumsum(np.fromiter(map(len, encoded), dtype=np.int64, count=len(encoded)), out=offsets[1:])
     data = pa.py_buffer(b"".join(encoded))
     if offsets[-1] > 2**31 - 1:
-        return pa.Array.from_buffers(pa.large_string(), len(encoded),
-                                     [None, pa.py_buffer(offsets), data])
+        return pa.Array.from_buffers(
+            pa.large_string(), len(encoded), [None, pa.py_buffer(offsets), data]
+        )
     return pa.Array.from_buffers(
         pa.string(), len(encoded), [None, pa.py_buffer(offsets.astype(np.int32)), data]
     )
@@ -420,17 +420,22 @@ def _queries(run: _Run) -> _Queries:
 
 def _layout(run: _Run, queries: _Queries, ties: str) -> _Layout:
     if run.n == 0:
-        return _Layout([], np.zeros(1, dtype=np.int64), _Order(0, _EMPTY_I64, _EMPTY_I64),
-                       True, None, run.scores, _EMPTY_I64)
+        return _Layout(
+            [],
+            np.zeros(1, dtype=np.int64),
+            _Order(0, _EMPTY_I64, _EMPTY_I64),
+            True,
+            None,
+            run.scores,
+            _EMPTY_I64,
+        )
     if queries.grouped:
         return _grouped_layout(run, ties, queries.boundary, queries.starts, queries.seg_qids)
     assert queries.codes is not None
     return _ungrouped_layout(run, ties, queries.codes, queries.seg_qids)
 
 
-def _grouped_layout(
-    run: _Run, ties: str, boundary: B, starts: I64, seg_qids: list[str]
-) -> _Layout:
+def _grouped_layout(run: _Run, ties: str, boundary: B, starts: I64, seg_qids: list[str]) -> _Layout:
     n = run.n
     seg_start = np.append(starts, n)
     s = run.scores
@@ -482,9 +487,9 @@ def _grouped_layout(
     if bad_pairs.size and not order.identity:
         ordered_scores = s.copy()
         ordered_scores[order.pos] = s[order.val]
-        equal_pairs = np.flatnonzero(
-            (ordered_scores[1:] == ordered_scores[:-1]) & inside
-        ).astype(np.int64)
+        equal_pairs = np.flatnonzero((ordered_scores[1:] == ordered_scores[:-1]) & inside).astype(
+            np.int64
+        )
     return _Layout(seg_qids, seg_start, order, True, None, ordered_scores, equal_pairs)
 
 
@@ -735,9 +740,15 @@ def _keys_start(
             future.result()
         neighbours = [found[lo] for lo, _ in parts if lo in found]
         return _Keys(
-            row_bits, packed, parts,
+            row_bits,
+            packed,
+            parts,
             np.concatenate(neighbours) if neighbours else _EMPTY_I64,
-            part_of_segment, hasher, entity_codes, entity_names, entity_index,
+            part_of_segment,
+            hasher,
+            entity_codes,
+            entity_names,
+            entity_index,
         )
 
     return result
@@ -847,7 +858,10 @@ def _duplicates(
     if not repeated.any():
         return none
     rows, positions, segments, first = (
-        rows[repeated], positions[repeated], segments[repeated], first[repeated]
+        rows[repeated],
+        positions[repeated],
+        segments[repeated],
+        first[repeated],
     )
     dropped = np.sort(positions[~first])
     per_segment = np.bincount(segments[~first], minlength=layout.nseg).astype(np.int64)
@@ -950,9 +964,7 @@ def _score(
     nseg = layout.nseg
     if nseg == 0:
         return _Scored({}, [])
-    gain_table = np.array(
-        [contract.gains[g] for g in contract.scale.grades], dtype=np.float64
-    )
+    gain_table = np.array([contract.gains[g] for g in contract.scale.grades], dtype=np.float64)
     lowest = contract.scale.minimum
 
     def gain_of(grades: I64) -> F64:
@@ -1037,8 +1049,19 @@ def _score(
     unjudged_at_k = np.minimum(k, returned) - judged_in_top
 
     tie_min, tie_max = _tie_range(
-        run, layout, dups, seg, positions, final_pos, gains, final_len, nseg, k, discounts,
-        condense, rows,
+        run,
+        layout,
+        dups,
+        seg,
+        positions,
+        final_pos,
+        gains,
+        final_len,
+        nseg,
+        k,
+        discounts,
+        condense,
+        rows,
     )
 
     # unjudged documents in the top k: entries (for reject) and the scenarios
@@ -1058,8 +1081,18 @@ def _score(
         return _Scored({}, unjudged_entries)
     if need.size:
         scenario = _scenarios(
-            contract, need, seg, dedup_pos, gains, returned, unjudged_at_k,
-            u_seg, u_gain, nseg, k, discounts,
+            contract,
+            need,
+            seg,
+            dedup_pos,
+            gains,
+            returned,
+            unjudged_at_k,
+            u_seg,
+            u_gain,
+            nseg,
+            k,
+            discounts,
         )
 
     at = np.array(judged_segs, dtype=np.int64)
@@ -1108,9 +1141,24 @@ def _score(
             ndcg_if_unjudged_max=high,
         )
         for (
-            query_id, ndcg_value, dcg_value, idcg_value, candidate_value, returned_value, share,
-            unjudged, duplicates, zero, total_value, recall_value, precision_value, rr_value,
-            tie_low, tie_high, low, high,
+            query_id,
+            ndcg_value,
+            dcg_value,
+            idcg_value,
+            candidate_value,
+            returned_value,
+            share,
+            unjudged,
+            duplicates,
+            zero,
+            total_value,
+            recall_value,
+            precision_value,
+            rr_value,
+            tie_low,
+            tie_high,
+            low,
+            high,
         ) in zip(
             [layout.seg_qids[index] for index in judged_segs],
             ndcg,
@@ -1289,7 +1337,10 @@ def _tie_range(
     group_place = group_first - final_start[group_seg]
     touching = group_place < k
     group_first, group_last, group_seg, group_place = (
-        group_first[touching], group_last[touching], group_seg[touching], group_place[touching]
+        group_first[touching],
+        group_last[touching],
+        group_seg[touching],
+        group_place[touching],
     )
     if group_first.size == 0:
         top_pos = final_pos[in_top]
