@@ -46,8 +46,6 @@ What trec_eval does that the comparison has to know about (each checked below):
 from __future__ import annotations
 
 import gzip
-import importlib
-import importlib.util
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -59,8 +57,10 @@ import pytest
 
 from judgepool.core.aggregate import evaluate, group_by_query
 from judgepool.core.contract import Contract, Scale, preset
+from judgepool.core.fast import evaluate_columns
 from judgepool.core.ranking import order_entries
 from judgepool.core.types import Evaluation, QueryResult
+from judgepool.formats.fast_run import read_run_columns
 from judgepool.formats.trec import read_qrels, read_run
 
 DATA = Path(__file__).resolve().parent.parent / "data"
@@ -228,16 +228,7 @@ def reference_evaluator(case: Case) -> Evaluator:
 
 
 def fast_evaluator(case: Case) -> Evaluator:
-    """The vectorised path, when it exists. A missing module is a visible skip
-    (reported by -ra); a module that exists but fails to import is a failure."""
-    modules = ("judgepool.formats.fast_run", "judgepool.core.fast")
-    absent = [name for name in modules if importlib.util.find_spec(name) is None]
-    if absent:
-        pytest.skip(f"fast path not importable yet: {', '.join(absent)} missing")
-    read_run_columns: Callable[[Path], Any] = importlib.import_module(modules[0]).read_run_columns
-    evaluate_columns: Callable[..., Evaluation] = importlib.import_module(
-        modules[1]
-    ).evaluate_columns
+    """The vectorised path: the same case through `read_run_columns` and `evaluate_columns`."""
     judgments = read_qrels(DATA / case.qrels, case.scale).judgments
     columns = read_run_columns(DATA / case.run_file)
     return lambda contract: evaluate_columns(columns, judgments, contract)

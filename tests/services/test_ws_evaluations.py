@@ -227,7 +227,8 @@ def test_stored_run_columns_match_the_fast_reader_and_score_alike(
     assert stored.lines.tolist() == read.line_numbers().tolist()
     assert stored.digest == read.digest
 
-    fast = pytest.importorskip("judgepool.core.fast")
+    from judgepool.core import fast
+
     _grade_several(ws, seed=4)
     judgments, _ = workspace_judgments(ws)
     contract = preset("trec_eval", k=10)
