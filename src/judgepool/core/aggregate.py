@@ -88,10 +88,18 @@ def evaluate(
         raise DuplicatesRejected(duplicates, source)
     if contract.unjudged == "reject" and unjudged:
         raise UnjudgedRejected(unjudged, source)
+    return assemble(contract, per_query, unknown)
+
+
+def assemble(
+    contract: Contract, per_query: Sequence[QueryResult], unknown_queries: Sequence[str]
+) -> Evaluation:
+    """The `Evaluation` of the judged queries' records: shared by both engines so
+    that they report the population (summary, missing, unknown) the same way."""
     return Evaluation(
         contract=contract,
-        summary=summarise(per_query, unknown),
+        summary=summarise(per_query, unknown_queries),
         per_query=tuple(per_query),
-        unknown_queries=tuple(unknown),
+        unknown_queries=tuple(unknown_queries),
         missing_queries=tuple(r.query_id for r in per_query if r.missing),
     )

@@ -44,7 +44,7 @@ import numpy.typing as npt
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from judgepool.core.aggregate import summarise
+from judgepool.core.aggregate import assemble
 from judgepool.core.contract import Contract
 from judgepool.core.errors import (
     DuplicateEntry,
@@ -136,13 +136,7 @@ def evaluate_columns(
             result = score_missing_query(query_id, judgments[query_id], contract)
         per_query.append(result)
     unknown = sorted(q for q, known in zip(layout.seg_qids, seg_judged, strict=True) if not known)
-    return Evaluation(
-        contract=contract,
-        summary=summarise(per_query, unknown),
-        per_query=tuple(per_query),
-        unknown_queries=tuple(unknown),
-        missing_queries=tuple(r.query_id for r in per_query if r.missing),
-    )
+    return assemble(contract, per_query, unknown)
 
 
 # --------------------------------------------------------------------------- input
