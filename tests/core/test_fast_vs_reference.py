@@ -14,7 +14,6 @@ entity patterns, runs not grouped by query or not in score order.
 from __future__ import annotations
 
 import gzip
-import math
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -32,9 +31,9 @@ from judgepool.core.aggregate import evaluate, group_by_query
 from judgepool.core.contract import Contract, Scale, preset
 from judgepool.core.errors import DuplicatesRejected, UnjudgedRejected
 from judgepool.core.fast import evaluate_columns
-from judgepool.core.types import Evaluation
 from judgepool.formats.fast_run import read_run_columns
 from judgepool.formats.trec import read_qrels, read_run
+from tests.compare import assert_same_evaluation
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 Judged = dict[str, dict[str, int]]
@@ -42,30 +41,6 @@ Row = tuple[str, str, int, float]
 
 
 # ----------------------------------------------------------------------- comparing
-
-
-def _same_value(a: Any, b: Any) -> bool:
-    if a is None or b is None:
-        return a is None and b is None
-    if isinstance(a, bool) or isinstance(b, bool):
-        return type(a) is type(b) and a == b
-    if isinstance(a, float) or isinstance(b, float):
-        return math.isclose(a, b, rel_tol=1e-12, abs_tol=1e-12)
-    return bool(a == b)
-
-
-def _assert_same_evaluation(expected: Evaluation, got: Evaluation) -> None:
-    assert got.contract == expected.contract
-    assert got.unknown_queries == expected.unknown_queries
-    assert got.missing_queries == expected.missing_queries
-    assert [r.query_id for r in got.per_query] == [r.query_id for r in expected.per_query]
-    for want, have in zip(expected.per_query, got.per_query, strict=True):
-        for field, value in want.to_dict().items():
-            other = getattr(have, field)
-            assert _same_value(value, other), (want.query_id, field, value, other)
-    for field, value in expected.summary.to_dict().items():
-        other = getattr(got.summary, field)
-        assert _same_value(value, other), ("summary", field, value, other)
 
 
 def _outcome(compute: Any) -> tuple[str, Any]:
@@ -85,7 +60,7 @@ def check_same_as_reference(
     got = _outcome(lambda: evaluate_columns(read_run_columns(path), judgments, contract, "run"))
     assert got[0] == expected[0], (expected, got)
     if expected[0] == "ok":
-        _assert_same_evaluation(expected[1], got[1])
+        assert_same_evaluation(expected[1], got[1])
     else:
         assert got[1] == expected[1]
     return expected
@@ -436,6 +411,6 @@ def test_columns_from_elsewhere_with_explicit_lines(tmp_path: Path) -> None:
         got = _outcome(lambda c=contract: evaluate_columns(stored, TEACHING, c))
         assert got[0] == expected[0]
         if expected[0] == "ok":
-            _assert_same_evaluation(expected[1], got[1])
+            assert_same_evaluation(expected[1], got[1])
         else:
             assert got[1] == expected[1]

@@ -1095,12 +1095,8 @@ def _score(
     dcg_at, candidate_at = dcg[at], candidate_idcg[at]
     idcg_at = candidate_at if contract.universe == "candidates" else judged_idcg[at]
     ndcg = _normalised(dcg_at, idcg_at, policy)
-    # the reference's sums over an empty list are the integer 0, not 0.0
-    dcg_values = _with_int_zeros(dcg_at, empty)
-    if contract.universe == "candidates":
-        idcg_values = _with_int_zeros(idcg_at, empty)
-    else:
-        idcg_values = _with_int_zeros(idcg_at, universe_size[at] == 0)
+    dcg_values: list[float] = dcg_at.tolist()
+    idcg_values: list[float] = idcg_at.tolist()
     back = returned[at]
     total = total_relevant[at]
     relevant_top = relevant_in_top[at]
@@ -1188,14 +1184,6 @@ def _normalised(dcg: F64, idcg: F64, policy: str) -> list[float | None]:
         for index in zero:
             values[index] = fill
     return values
-
-
-def _with_int_zeros(values: F64, where: B) -> list[float]:
-    """``values`` as floats, but the integer 0 where ``where`` holds."""
-    listed: list[float] = values.tolist()
-    for index in np.flatnonzero(where).tolist():
-        listed[index] = 0
-    return listed
 
 
 def _unjudged_in_top(

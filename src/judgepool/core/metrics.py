@@ -22,7 +22,7 @@ def discount(position: int) -> float:
 
 def dcg(gains: Sequence[float], k: int) -> float:
     """DCG of gains in ranked order, cut at k. Positions beyond the list add 0."""
-    return sum(gain * discount(i) for i, gain in enumerate(gains[:k], start=1))
+    return sum((gain * discount(i) for i, gain in enumerate(gains[:k], start=1)), 0.0)
 
 
 def ideal_dcg(gains: Sequence[float], k: int) -> float:
