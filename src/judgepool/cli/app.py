@@ -26,9 +26,17 @@ ANNOTATOR_HELP = "Who is grading (default: the login name)."
 
 
 def _run_app(workspace: Path, annotator: str | None) -> None:
+    from judgepool.tui.grading import start_loading_session
+
+    who = annotator or services.default_annotator()
+    # Open once first: a file that is not a workspace is refused here, and an
+    # older one is upgraded, before anything reads it concurrently.
+    services.open_workspace(workspace).close()
+    # Reading the grading plan overlaps importing and starting Textual.
+    session = start_loading_session(workspace, who)
     from judgepool.tui.app import create_app
 
-    app = create_app(workspace, annotator or services.default_annotator())
+    app = create_app(workspace, who, session)
     try:
         app.run()
     finally:

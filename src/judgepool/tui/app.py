@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Iterable
+from concurrent.futures import Future
 from functools import partial
 from pathlib import Path
 from typing import Any, ClassVar, Final
@@ -45,6 +46,7 @@ from textual.screen import ModalScreen, Screen
 
 from judgepool.core.contract import Contract
 from judgepool.services.workspace import Workspace, open_workspace
+from judgepool.tui.grading import GradingSession
 from judgepool.tui.messages import GradeSaved
 
 # Screens another module provides, imported when first shown: name -> (module, class).
@@ -87,10 +89,18 @@ class JudgepoolApp(App[None]):
     contract: var[Contract] = var(Contract())
     """The contract every score on screen is computed under."""
 
-    def __init__(self, workspace: Path, annotator: str) -> None:
+    def __init__(
+        self,
+        workspace: Path,
+        annotator: str,
+        session: Future[GradingSession] | None = None,
+    ) -> None:
         super().__init__()
         self.workspace = Path(workspace)
         self.annotator = annotator
+        # The grading plan, when the caller started reading it before the app
+        # (see `start_loading_session`); the grade screen takes it once.
+        self.prefetched_session = session
         self.ws: Workspace = open_workspace(self.workspace)
         self.set_reactive(JudgepoolApp.contract, self.ws.default_contract())
         self._screens: dict[str, Screen[Any]] = {}
@@ -193,6 +203,9 @@ def _binding_commands(app: App[Any], screen: Screen[Any]) -> Iterable[SystemComm
         )
 
 
-def create_app(workspace: Path, annotator: str) -> JudgepoolApp:
-    """The app on ``workspace`` for ``annotator``: the one factory the CLI and tests use."""
-    return JudgepoolApp(Path(workspace), annotator)
+def create_app(
+    workspace: Path, annotator: str, session: Future[GradingSession] | None = None
+) -> JudgepoolApp:
+    """The app on ``workspace`` for ``annotator``: the one factory the CLI and tests use.
+    ``session``: the grading plan already being read (`start_loading_session`)."""
+    return JudgepoolApp(Path(workspace), annotator, session)

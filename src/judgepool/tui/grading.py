@@ -11,6 +11,10 @@ is graded, the session returns to the document the annotator was on.
 
 from __future__ import annotations
 
+import threading
+from concurrent.futures import Future
+from pathlib import Path
+
 from judgepool.services.app_queries import (
     NOT_JUDGED,
     GradingPlan,
@@ -199,3 +203,28 @@ class GradingSession:
                 self.judged_in_query[qi] += 1
                 self.total_judged += 1
         return self._go((qi, self._doc_index[item]))
+
+
+def load_session(workspace: Path, annotator: str) -> GradingSession:
+    """Read the grading plan on a connection of the caller's own thread."""
+    from judgepool.services.app_queries import grading_plan
+    from judgepool.services.workspace import open_workspace
+
+    with open_workspace(workspace) as ws:
+        return GradingSession(grading_plan(ws, annotator))
+
+
+def start_loading_session(workspace: Path, annotator: str) -> Future[GradingSession]:
+    """Start reading the grading plan on a thread now, so that it overlaps the
+    app's own start-up (importing and composing Textual takes about as long as
+    reading a large plan, and SQLite reads while the interpreter is busy)."""
+    future: Future[GradingSession] = Future()
+
+    def load() -> None:
+        try:
+            future.set_result(load_session(workspace, annotator))
+        except BaseException as exc:  # handed to whoever waits on the future
+            future.set_exception(exc)
+
+    threading.Thread(target=load, name="grading-plan", daemon=True).start()
+    return future

@@ -35,7 +35,7 @@ from judgepool.display import literal
 from judgepool.services import app_queries
 from judgepool.services import workspace as services
 from judgepool.services.app_queries import ItemJudgment
-from judgepool.tui.grading import GradingSession
+from judgepool.tui.grading import GradingSession, load_session
 from judgepool.tui.widgets.grading_panels import (
     DocumentView,
     GradeScale,
@@ -138,11 +138,13 @@ class GradeScreen(Screen[None]):
     @work(thread=True, exclusive=True, group="grade-plan")
     def _load_plan(self) -> None:
         app = self.judgepool
-        # A connection of the worker's own: sqlite3 connections are not shared
-        # between threads here.
-        with services.open_workspace(app.workspace) as ws:
-            plan = app_queries.grading_plan(ws, app.annotator)
-        session = GradingSession(plan)  # plain Python: built here, off the event loop
+        prefetched, app.prefetched_session = app.prefetched_session, None
+        if prefetched is not None:
+            session = prefetched.result()
+        else:
+            # A connection of the worker's own: sqlite3 connections are not
+            # shared between threads here.
+            session = load_session(app.workspace, app.annotator)
         app.call_from_thread(self._plan_ready, session)
 
     def _plan_ready(self, session: GradingSession) -> None:
