@@ -79,24 +79,25 @@ class GradingPlan:
     labels: dict[int, str]
 
 
-def _neutral_key(query_id: str, doc_id: str) -> int:
-    # A checksum, not the doc ID: IDs can encode rank (NovelEval's "3-0" is
-    # query 3's first search result), and sorting by them would leak it.
-    return zlib.crc32(f"{query_id}\x00{doc_id}".encode())
-
-
 def order_for_grading(
     query_id: str, doc_ids: Iterable[str], judgments: Mapping[Item, ItemJudgment]
 ) -> list[str]:
     """Unjudged documents first, each group in the neutral (checksum) order."""
-    return sorted(
-        set(doc_ids),
-        key=lambda doc: (
-            judgments.get((query_id, doc), NOT_JUDGED).judged,
-            _neutral_key(query_id, doc),
+    # The neutral order is a checksum of (query, doc), not the doc ID: IDs can
+    # encode rank (NovelEval's "3-0" is query 3's first search result), and
+    # sorting by them would leak it. Keys are built in one comprehension rather
+    # than by a key function: this runs for every pooled document at start.
+    seed = zlib.crc32(f"{query_id}\x00".encode())
+    keyed = [
+        (
+            (query_id, doc) in judgments and judgments[(query_id, doc)].judged,
+            zlib.crc32(doc.encode(), seed),
             doc,
-        ),
-    )
+        )
+        for doc in set(doc_ids)
+    ]
+    keyed.sort()
+    return [doc for _, _, doc in keyed]
 
 
 def grading_plan(ws: Workspace, annotator: str) -> GradingPlan:

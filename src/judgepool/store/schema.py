@@ -213,6 +213,12 @@ def _v2_annotators_sources_evaluations(conn: sqlite3.Connection) -> None:
     )
 
 
+def _v3_pool_item_index(conn: sqlite3.Connection) -> None:
+    # The app reads every pooled (query, doc) at start, whatever the pool:
+    # without this index SQLite sorts the whole table to drop repeats.
+    execute_script(conn, "CREATE INDEX pool_members_item ON pool_members (query_id, doc_id);")
+
+
 @dataclass(frozen=True)
 class Migration:
     version: int
@@ -227,6 +233,7 @@ MIGRATIONS: Final[tuple[Migration, ...]] = (
         "annotator roles, pool sources, run column snapshots, stored evaluations",
         _v2_annotators_sources_evaluations,
     ),
+    Migration(3, "an index of pooled items, for the app's start", _v3_pool_item_index),
 )
 SCHEMA_VERSION: Final = MIGRATIONS[-1].version
 
