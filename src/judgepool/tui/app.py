@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Iterable
-from concurrent.futures import Future
 from functools import partial
 from pathlib import Path
 from typing import Any, ClassVar, Final
@@ -93,13 +92,13 @@ class JudgepoolApp(App[None]):
         self,
         workspace: Path,
         annotator: str,
-        session: Future[GradingSession] | None = None,
+        session: GradingSession | None = None,
     ) -> None:
         super().__init__()
         self.workspace = Path(workspace)
         self.annotator = annotator
-        # The grading plan, when the caller started reading it before the app
-        # (see `start_loading_session`); the grade screen takes it once.
+        # The grading plan, when the caller read it before starting the app;
+        # the grade screen takes it once.
         self.prefetched_session = session
         self.ws: Workspace = open_workspace(self.workspace)
         self.set_reactive(JudgepoolApp.contract, self.ws.default_contract())
@@ -204,8 +203,8 @@ def _binding_commands(app: App[Any], screen: Screen[Any]) -> Iterable[SystemComm
 
 
 def create_app(
-    workspace: Path, annotator: str, session: Future[GradingSession] | None = None
+    workspace: Path, annotator: str, session: GradingSession | None = None
 ) -> JudgepoolApp:
     """The app on ``workspace`` for ``annotator``: the one factory the CLI and tests use.
-    ``session``: the grading plan already being read (`start_loading_session`)."""
+    ``session``: the grading plan, when already read (`grading.load_session`)."""
     return JudgepoolApp(Path(workspace), annotator, session)

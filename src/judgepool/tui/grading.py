@@ -11,8 +11,6 @@ is graded, the session returns to the document the annotator was on.
 
 from __future__ import annotations
 
-import threading
-from concurrent.futures import Future
 from pathlib import Path
 
 from judgepool.services.app_queries import (
@@ -212,19 +210,3 @@ def load_session(workspace: Path, annotator: str) -> GradingSession:
 
     with open_workspace(workspace) as ws:
         return GradingSession(grading_plan(ws, annotator))
-
-
-def start_loading_session(workspace: Path, annotator: str) -> Future[GradingSession]:
-    """Start reading the grading plan on a thread now, so that it overlaps the
-    app's own start-up (importing and composing Textual takes about as long as
-    reading a large plan, and SQLite reads while the interpreter is busy)."""
-    future: Future[GradingSession] = Future()
-
-    def load() -> None:
-        try:
-            future.set_result(load_session(workspace, annotator))
-        except BaseException as exc:  # handed to whoever waits on the future
-            future.set_exception(exc)
-
-    threading.Thread(target=load, name="grading-plan", daemon=True).start()
-    return future

@@ -140,7 +140,7 @@ class GradeScreen(Screen[None]):
         app = self.judgepool
         prefetched, app.prefetched_session = app.prefetched_session, None
         if prefetched is not None:
-            session = prefetched.result()
+            session = prefetched
         else:
             # A connection of the worker's own: sqlite3 connections are not
             # shared between threads here.
