@@ -155,3 +155,24 @@ def test_data_text_reaches_the_terminal_literally(
     result = cli("score", run, "--qrels", qrels)
     assert "\x1b" not in result.stdout
     assert "\\x1b[31mevil" in result.stdout
+
+
+def test_every_command_is_in_the_lazy_command_map() -> None:
+    import importlib
+
+    from judgepool.cli import COMMAND_MODULES, main
+
+    for module in set(COMMAND_MODULES.values()):
+        importlib.import_module(f"judgepool.cli.{module}")
+    # every command the modules define is named in the map, with its own module
+    assert set(main.commands) == set(COMMAND_MODULES)
+    for name, command in main.commands.items():
+        assert command.callback is not None
+        assert command.callback.__module__ == f"judgepool.cli.{COMMAND_MODULES[name]}"
+
+
+def test_help_lists_every_command(cli: Callable[..., Result]) -> None:
+    result = cli("--help")
+    assert result.exit_code == 0
+    for name in ("score", "audit", "init", "import", "judge", "pool", "export", "tui", "demo"):
+        assert f"  {name} " in result.stdout

@@ -18,9 +18,37 @@ import click
 from judgepool import __version__
 from judgepool.core.errors import JudgepoolError
 
+# Which module defines each command. A command's module is imported only when
+# that command runs (or help lists it): opening the app need not load the
+# scoring commands, nor scoring the app. A test checks this map is complete.
+COMMAND_MODULES: dict[str, str] = {
+    "score": "score",
+    "audit": "score",
+    "init": "workspace",
+    "import": "workspace",
+    "judge": "workspace",
+    "pool": "workspace",
+    "export": "workspace",
+    "evaluations": "workspace",
+    "annotators": "workspace",
+    "disagreements": "workspace",
+    "demo": "app",
+    "tui": "app",
+}
+
 
 class JudgepoolGroup(click.Group):
-    """A click group that reports judgepool's errors as one message and an exit code."""
+    """A click group that reports judgepool's errors as one message and an exit
+    code, and imports each command's module on first use."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(set(COMMAND_MODULES) | set(self.commands))
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self.commands and cmd_name in COMMAND_MODULES:
+            # Importing the module registers its commands on `main`.
+            importlib.import_module(f"judgepool.cli.{COMMAND_MODULES[cmd_name]}")
+        return self.commands.get(cmd_name)
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
@@ -66,16 +94,3 @@ def main(ctx: click.Context) -> None:
             click.echo(ctx.get_help())
             ctx.exit(0)
         ctx.invoke(demo)
-
-
-def _register() -> None:
-    # Imported for their side effect of adding commands to `main`.
-    for name in ("score", "workspace", "app"):
-        try:
-            importlib.import_module(f"judgepool.cli.{name}")
-        except ModuleNotFoundError as exc:
-            if exc.name != f"judgepool.cli.{name}":
-                raise
-
-
-_register()
