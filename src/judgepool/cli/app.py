@@ -29,11 +29,8 @@ def _run_app(workspace: Path, annotator: str | None) -> None:
     from judgepool.tui.grading import load_session
 
     who = annotator or services.default_annotator()
-    # The grading plan is read here, before Textual is imported and started,
-    # rather than on a thread beside them: SQLite hands the interpreter lock
-    # back for every row, and a thread competing with Textual's start-up for
-    # that lock took four times as long (measured: first document at 1.4 s
-    # this way against 1.75 s). A file that is not a workspace fails here too.
+    # Read before Textual is imported, so the import does not wait on it (see
+    # `create_app`). A file that is not a workspace is refused here too.
     session = load_session(workspace, who)
     from judgepool.tui.app import create_app
 

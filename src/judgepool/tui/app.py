@@ -45,7 +45,7 @@ from textual.screen import ModalScreen, Screen
 
 from judgepool.core.contract import Contract
 from judgepool.services.workspace import Workspace, open_workspace
-from judgepool.tui.grading import GradingSession
+from judgepool.tui.grading import GradingSession, load_session
 from judgepool.tui.messages import GradeSaved
 
 # Screens another module provides, imported when first shown: name -> (module, class).
@@ -92,14 +92,12 @@ class JudgepoolApp(App[None]):
         self,
         workspace: Path,
         annotator: str,
-        session: GradingSession | None = None,
+        session: GradingSession,
     ) -> None:
         super().__init__()
         self.workspace = Path(workspace)
         self.annotator = annotator
-        # The grading plan, when the caller read it before starting the app;
-        # the grade screen takes it once.
-        self.prefetched_session = session
+        self.session = session
         self.ws: Workspace = open_workspace(self.workspace)
         self.set_reactive(JudgepoolApp.contract, self.ws.default_contract())
         self._screens: dict[str, Screen[Any]] = {}
@@ -110,7 +108,7 @@ class JudgepoolApp(App[None]):
         from judgepool.tui.screens.grade import GradeScreen
         from judgepool.tui.screens.help import HelpScreen
 
-        self.register_screen("grade", GradeScreen())
+        self.register_screen("grade", GradeScreen(self.session))
         self.register_screen("help", HelpScreen())
         self.push_screen("grade")
 
@@ -206,5 +204,12 @@ def create_app(
     workspace: Path, annotator: str, session: GradingSession | None = None
 ) -> JudgepoolApp:
     """The app on ``workspace`` for ``annotator``: the one factory the CLI and tests use.
-    ``session``: the grading plan, when already read (`grading.load_session`)."""
-    return JudgepoolApp(Path(workspace), annotator, session)
+    ``session``: the grading plan, when the caller has read it already (the
+    command line does, before importing Textual); otherwise it is read here,
+    before the app starts. Either way there is one plan, read once, on the
+    calling thread: on a thread beside Textual's start-up, SQLite's handing
+    back the interpreter lock on every row made it three to four times slower."""
+    workspace = Path(workspace)
+    if session is None:
+        session = load_session(workspace, annotator)
+    return JudgepoolApp(workspace, annotator, session)

@@ -24,7 +24,6 @@ import time
 from typing import TYPE_CHECKING, ClassVar, Final
 
 from rich.text import Text
-from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
@@ -35,7 +34,7 @@ from judgepool.display import literal
 from judgepool.services import app_queries
 from judgepool.services import workspace as services
 from judgepool.services.app_queries import ItemJudgment
-from judgepool.tui.grading import GradingSession, load_session
+from judgepool.tui.grading import GradingSession
 from judgepool.tui.widgets.grading_panels import (
     DocumentView,
     GradeScale,
@@ -100,12 +99,11 @@ class GradeScreen(Screen[None]):
         ),
     ]
 
-    def __init__(self) -> None:
+    def __init__(self, session: GradingSession) -> None:
         super().__init__(id="grade")
-        self.session: GradingSession | None = None
+        self.session = session
         self._history: list[tuple[int, str, str]] = []  # (event, query, doc) of this session
         self._pending_notes: dict[tuple[str, str], str] = {}
-        self._waiting: list[tuple[str, str]] = []  # sent for grading before the plan was read
         self._terms: dict[str, frozenset[str]] = {}
         self._shown_at = time.monotonic()
         self._status = Text("")
@@ -130,35 +128,12 @@ class GradeScreen(Screen[None]):
     def on_mount(self) -> None:
         self.query_one("#grade-query", QueryPanel).border_title = "Query"
         self.query_one("#grade-document", DocumentView).border_title = "Document"
-        self.query_one("#grade-document", DocumentView).clear("Reading the workspace…")
-        self._load_plan()
-
-    # -- loading -------------------------------------------------------------------
-
-    @work(thread=True, exclusive=True, group="grade-plan")
-    def _load_plan(self) -> None:
-        app = self.judgepool
-        prefetched, app.prefetched_session = app.prefetched_session, None
-        if prefetched is not None:
-            session = prefetched
-        else:
-            # A connection of the worker's own: sqlite3 connections are not
-            # shared between threads here.
-            session = load_session(app.workspace, app.annotator)
-        app.call_from_thread(self._plan_ready, session)
-
-    def _plan_ready(self, session: GradingSession) -> None:
-        self.session = session
-        waiting, self._waiting = self._waiting, []
-        for query_id, doc_id in waiting:
-            self.queue_document(query_id, doc_id)
         self._show()
-        self.refresh_bindings()
 
     @property
     def ready(self) -> bool:
-        """The plan is read and on screen."""
-        return self.session is not None
+        """The first document is on screen."""
+        return self.is_mounted
 
     # -- showing -------------------------------------------------------------------
 
@@ -170,8 +145,6 @@ class GradeScreen(Screen[None]):
 
     def _show(self) -> None:
         session = self.session
-        if session is None:
-            return
         app = self.judgepool
         info = self.query_one("#grade-info", InfoBar)
         document_view = self.query_one("#grade-document", DocumentView)
@@ -212,7 +185,7 @@ class GradeScreen(Screen[None]):
 
     def _update_status(self) -> None:
         parts = [self._status] if self._status.plain else []
-        pending = self.session.current if self.session is not None else None
+        pending = self.session.current
         if pending is not None and pending in self._pending_notes:
             parts.append(Text("a note waits for this document's grade", style="italic"))
         parts.append(Text(f"{len(self._history)} judged this session", style="dim"))
@@ -237,7 +210,7 @@ class GradeScreen(Screen[None]):
     ) -> bool:
         """Write one judgment of the current document; True once it is committed."""
         session = self.session
-        if session is None or session.current is None:
+        if session.current is None:
             return False
         app = self.judgepool
         query_id, doc_id = session.current
@@ -287,7 +260,7 @@ class GradeScreen(Screen[None]):
         return True
 
     def action_grade(self, grade: int) -> None:
-        if self.session is not None and grade in self.session.scale:
+        if grade in self.session.scale:
             self._judge(grade, unsure=False)
 
     def action_unsure(self) -> None:
@@ -295,8 +268,6 @@ class GradeScreen(Screen[None]):
 
     def action_undo(self) -> None:
         session = self.session
-        if session is None:
-            return
         if not self._history:
             self._say(("nothing to undo in this session", "yellow"))
             self._update_status()
@@ -319,12 +290,12 @@ class GradeScreen(Screen[None]):
 
     def action_note(self) -> None:
         session = self.session
-        if session is None or session.current is None:
+        if session.current is None:
             return
         item = session.current
 
         def save(note: str | None) -> None:
-            if not note or self.session is None or self.session.current != item:
+            if not note or self.session.current != item:
                 return
             judgment = self.session.judgment(*item)
             if judgment.own_grade is None and not judgment.own_unsure:
@@ -345,33 +316,27 @@ class GradeScreen(Screen[None]):
         self._show()
 
     def action_next_document(self) -> None:
-        if self.session is not None:
-            self.session.forget_resume()
-            self.session.step(+1)
-            self._moved()
+        self.session.forget_resume()
+        self.session.step(+1)
+        self._moved()
 
     def action_previous_document(self) -> None:
-        if self.session is not None:
-            self.session.forget_resume()
-            self.session.step(-1)
-            self._moved()
+        self.session.forget_resume()
+        self.session.step(-1)
+        self._moved()
 
     def action_next_query(self) -> None:
-        if self.session is not None:
-            self.session.forget_resume()
-            self.session.step_query(+1)
-            self._moved()
+        self.session.forget_resume()
+        self.session.step_query(+1)
+        self._moved()
 
     def action_previous_query(self) -> None:
-        if self.session is not None:
-            self.session.forget_resume()
-            self.session.step_query(-1)
-            self._moved()
+        self.session.forget_resume()
+        self.session.step_query(-1)
+        self._moved()
 
     def action_next_unjudged(self) -> None:
         session = self.session
-        if session is None:
-            return
         session.forget_resume()
         if session.next_unjudged() is None:
             self._say(("every document of the pool is graded", "bold green"))
@@ -384,9 +349,6 @@ class GradeScreen(Screen[None]):
     def queue_document(self, query_id: str, doc_id: str) -> None:
         """Show ``doc_id`` of ``query_id`` now (see `JudgepoolApp.queue_for_grading`)."""
         session = self.session
-        if session is None:
-            self._waiting.append((query_id, doc_id))
-            return
         app = self.judgepool
         if not session.has_query(query_id):
             session.add_query(app_queries.plan_query(app.ws, query_id))
