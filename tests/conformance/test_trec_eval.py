@@ -60,7 +60,7 @@ from judgepool.core.contract import Contract, Scale, preset
 from judgepool.core.fast import evaluate_columns
 from judgepool.core.ranking import order_entries
 from judgepool.core.types import Evaluation, QueryResult
-from judgepool.formats.fast_run import read_run_columns
+from judgepool.formats.fast_run import parse_run_bytes, read_run_columns
 from judgepool.formats.trec import read_qrels, read_run
 
 DATA = Path(__file__).resolve().parent.parent / "data"
@@ -234,9 +234,45 @@ def fast_evaluator(case: Case) -> Evaluator:
     return lambda contract: evaluate_columns(columns, judgments, contract)
 
 
+# Document IDs rewritten to other shapes, order kept (a common prefix), so
+# trec_eval's tie order and every printed value stay the same: MS MARCO v2's
+# ``msmarco_passage_00_`` and a URL whose length crosses 64 bytes on DL data.
+# The judgments also get one judged (grade 0, never returned) ID of another
+# length class, so the run's IDs and the judged IDs differ in length as in the
+# bug report that made judged documents unfound.
+URL_PREFIX = "https://collection.example.org/msmarco/passages/v1/by-id/"
+REWRITES: dict[str, tuple[Callable[[str], str], str]] = {
+    "msmarco-v2": (lambda doc: f"msmarco_passage_00_{doc}", URL_PREFIX + "x" * 20),
+    "url": (lambda doc: URL_PREFIX + doc, "d1"),
+}
+
+
+def rewritten_evaluator(shape: str) -> Callable[[Case], Evaluator]:
+    rewrite, extra = REWRITES[shape]
+
+    def build(case: Case) -> Evaluator:
+        judgments = {
+            query: {rewrite(doc): grade for doc, grade in docs.items()}
+            for query, docs in read_qrels(DATA / case.qrels, case.scale).judgments.items()
+        }
+        judgments[min(judgments)][extra] = 0
+        lines = []
+        for line in read_text(DATA / case.run_file).splitlines():
+            columns = line.split()
+            columns[2] = rewrite(columns[2])
+            lines.append(" ".join(columns))
+        data = ("\n".join(lines) + "\n").encode()
+        columns = parse_run_bytes(data, f"{case.run_file} ({shape} IDs)")
+        return lambda contract: evaluate_columns(columns, judgments, contract)
+
+    return build
+
+
 PATHS: dict[str, Callable[[Case], Evaluator]] = {
     "reference": reference_evaluator,
     "fast": fast_evaluator,
+    "fast-msmarco-v2-ids": rewritten_evaluator("msmarco-v2"),
+    "fast-url-ids": rewritten_evaluator("url"),
 }
 
 

@@ -35,6 +35,18 @@ class InputError(JudgepoolError):
         super().__init__(where + message)
 
 
+class EngineInconsistency(JudgepoolError):
+    """A fast path's own check found it disagreeing with the exact answer: a bug
+    in judgepool, reported instead of a number that could be wrong."""
+
+    def __init__(self, finding: str) -> None:
+        super().__init__(
+            f"internal check failed: {finding}. This is a bug in judgepool; no number was "
+            "reported. Score with --engine reference (the plain implementation) meanwhile, "
+            "and please report the inputs."
+        )
+
+
 @dataclass(frozen=True)
 class DuplicateEntry:
     """One (query, entity) that a run returned more than once, with every line."""

@@ -20,8 +20,16 @@ only over per-query values and small sets of rows:
   that split no query, in parallel) puts equal hashes side by side (duplicate
   candidates) and lets every judged (query, document) pair find its lines by
   binary search. Every match is then verified exactly, so a hash collision
-  costs time, never correctness. An ``entity`` pattern is applied with Python's
-  ``re`` to the distinct document IDs only.
+  costs time, never correctness. An ID's hash is a function of its own bytes
+  only (see `_StringHasher`): the run's and the judgments' IDs, hashed apart,
+  meet. Whatever the hashes say, an "unjudged" document of the top k is
+  checked exactly against the judgments (`_confirm_unjudged`). An ``entity``
+  pattern is applied with Python's ``re`` to the distinct document IDs only.
+- Why hash rather than let Arrow match (query, document) keys exactly: on the
+  6.98 M-line run, joining the keys and ``pyarrow.compute.index_in`` took 0.45
+  to 0.8 s, more than the whole evaluation (0.33 s), and the hashes are
+  needed anyway for duplicates (Arrow's ``value_counts`` took 4.6 s there).
+  Arrow's exact set look-up serves the check, on the top k only.
 - Measures: only judged lines carry gain, so DCG, ideal DCG, tie ranges and the
   unjudged scenarios are sums over sparse terms. They are added in rank order
   with `numpy.bincount` (a plain sequential loop), from the same discount and
@@ -49,6 +57,7 @@ from judgepool.core.contract import Contract
 from judgepool.core.errors import (
     DuplicateEntry,
     DuplicatesRejected,
+    EngineInconsistency,
     UnjudgedEntry,
     UnjudgedRejected,
 )
@@ -69,11 +78,13 @@ _M1: Final = np.uint64(0x9E3779B97F4A7C15)
 _M2: Final = np.uint64(0xBF58476D1CE4E5B9)
 _M3: Final = np.uint64(0x94D049BB133111EB)
 _M4: Final = np.uint64(0xD6E8FEB86659FD93)
-# Words of an ID hashed (see _StringHasher), and a distinct odd factor for each.
-_WINDOWS: Final = 8
-_WINDOW_FACTORS: Final = [
-    np.uint64((0x9E3779B97F4A7C15 * (2 * i + 3)) % 2**64 | 1) for i in range(_WINDOWS)
-]
+# (1 << 8 * i) - 1: the low i bytes of a word, for i = 0..8.
+_BYTE_MASKS: Final = np.array([(1 << (8 * size)) - 1 for size in range(9)], dtype=np.uint64)
+
+
+def _word_factor(word: int) -> np.uint64:
+    """A distinct odd multiplier for word ``word`` of a value (see _StringHasher)."""
+    return np.uint64((0x9E3779B97F4A7C15 * (2 * word + 3)) % 2**64 | 1)
 
 
 class ColumnarRun(Protocol):
@@ -126,7 +137,7 @@ def evaluate_columns(
     dups = _duplicates(run, layout, keys, seg_judged, contract)
     if contract.duplicates == "reject" and dups.entries:
         raise DuplicatesRejected(dups.entries, source)
-    scored = _score(run, layout, lookup, dups, judgments, seg_judged, contract)
+    scored = _score(run, layout, keys, lookup, dups, judgments, seg_judged, contract)
     if contract.unjudged == "reject" and scored.unjudged_entries:
         raise UnjudgedRejected(scored.unjudged_entries, source)
     per_query: list[QueryResult] = []
@@ -515,21 +526,30 @@ def _ungrouped_layout(run: _Run, ties: str, codes: I64, names: list[str]) -> _La
 class _StringHasher:
     """64-bit hashes of a string array's values, any range of rows at a time.
 
-    A value is read 8 bytes at a time as little-endian words, the bytes beyond
-    its length masked off, each word multiplied by its own odd constant: every
-    byte of IDs up to 64 bytes, and of longer ones their first 56 and last 8
-    (IDs differing only in between collide, as may others, rarely: the exact
-    checks after the sort catch both). The final multiplication spreads every
-    input bit into the top bits that the sort compares.
+    The hash of a value is a function of its bytes alone, never of the other
+    values in its array: the run's document IDs and the judged IDs are hashed
+    by two hashers, and a judged document is found only if both give it the
+    same hash. (An earlier version chose the words hashed and whether to mix
+    in the length from the longest value of each array, so IDs hashed beside
+    a value longer than 8 or 64 bytes got other hashes: judged documents went
+    unfound and scored as unjudged.)
+
+    Every byte counts: a value is read as little-endian 8-byte words, the
+    bytes beyond its end masked off, word ``w`` multiplied by its own odd
+    factor and all of them XORed together with the length (so that a value
+    and the same value followed by NUL bytes differ). Word 0 is read for
+    every row; word ``w`` only for the rows longer than ``8 * w`` bytes, so
+    a few long IDs cost only their own words. The final multiplication
+    spreads every input bit into the top bits that the sort compares.
+
+    The code's length boundaries, each tested on both sides: multiples of 8
+    bytes (a value ending exactly at a word's end, or one byte before or
+    after), and the end of the data buffer (the last value's words are read
+    from a zero-padded copy of the buffer's last 8 bytes).
     """
 
     def __init__(self, values: pa.Array) -> None:
         self.offsets, data = _string_buffers(values)
-        self.n = len(values)
-        self.longest = int(pc.max(pc.binary_length(values)).as_py() or 0) if self.n else 0
-        self.masks = np.array(
-            [(1 << (8 * min(size, 8))) - 1 for size in range(self.longest + 1)], dtype=np.uint64
-        )
         self.data = data
         # every byte offset of the data seen as the start of a little-endian word;
         # the last 7 offsets go through a padded copy of the end (see `_words`)
@@ -546,12 +566,10 @@ class _StringHasher:
         self.tail_words = np.ndarray(shape=(9,), dtype="<u8", buffer=tail, strides=(1,))
 
     def _words(self, at: I64) -> U64:
+        """The 8-byte words starting at byte offsets ``at`` (each < the data's size)."""
         if at.size == 0 or int(at.max()) <= self.limit:
             found: U64 = self.words[at]
             return found
-        # Past the data's end only windows that the masks zero out anyway begin
-        # (a second window of an ID shorter than 9 bytes): clip them to the end.
-        at = np.minimum(at, self.data.size)
         result = np.empty(at.size, dtype=np.uint64)
         inside = at <= self.limit
         result[inside] = self.words[at[inside]]
@@ -564,21 +582,31 @@ class _StringHasher:
         bounds = self.offsets[lo : hi + 1].astype(np.int64)
         starts = bounds[:-1]
         lengths = bounds[1:] - starts
-        h = self._words(starts)
-        h &= self.masks[lengths]
-        windows = min(-(-self.longest // 8), _WINDOWS)
-        for window in range(1, windows):
-            more = self._words(starts + 8 * window)
-            more &= self.masks[np.maximum(lengths - 8 * window, 0)]
-            more *= _WINDOW_FACTORS[window]
-            h ^= more
-        if self.longest > 8 * _WINDOWS:
-            more = self._words(starts + np.maximum(lengths - 8, 0))
-            more &= self.masks[lengths]
-            more *= _WINDOW_FACTORS[0]
-            h ^= more
-        if self.longest > 8:
-            h ^= lengths.astype(np.uint64) * _M4
+        h = lengths.astype(np.uint64) * _M4
+        # word 0 (an empty value reads no byte: its start may be the data's end)
+        rows = np.flatnonzero(lengths > 0) if not lengths.all() else None
+        word = 0
+        while True:
+            at = starts if rows is None else starts[rows]
+            rest = lengths if rows is None else lengths[rows]
+            if word:
+                at = at + 8 * word
+                rest = rest - 8 * word
+            more = self._words(at)
+            more &= _BYTE_MASKS[np.minimum(rest, 8)]
+            more *= _word_factor(word)
+            if rows is None:
+                h ^= more
+            else:
+                h[rows] ^= more
+            longer = rest > 8
+            if not longer.any():
+                break
+            if rows is None:
+                rows = None if longer.all() else np.flatnonzero(longer)
+            else:
+                rows = rows[longer]
+            word += 1
         h ^= salt
         h *= _M1
         return h
@@ -753,10 +781,14 @@ def _keys_start(
 
 @dataclass(eq=False)
 class _Lookup:
-    """The judged lines: rows (sorted) and their grades."""
+    """The judged lines: rows (sorted) and their grades; and every judged
+    document (``docs``) or entity code (``codes``) of the run's judged queries,
+    for `_confirm_unjudged`."""
 
     rows: I64
     grades: I64
+    docs: pa.Array | None = None
+    codes: I64 | None = None
 
 
 def _judged_lines(
@@ -794,7 +826,7 @@ def _judged_lines(
         pair_hash = _code_hash(pair_codes, _segment_salt(segs))
     low, counts = keys.find(pair_hash, segs)
     if not counts.any():
-        return _Lookup(_EMPTY_I64, _EMPTY_I64)
+        return _Lookup(_EMPTY_I64, _EMPTY_I64, docs, pair_codes)
     pairs = np.repeat(np.arange(counts.size, dtype=np.int64), counts)
     rows = keys.rows_of(_ranges(low, counts))
     same = layout.segment_of_rows(rows) == segs[pairs]
@@ -807,7 +839,7 @@ def _judged_lines(
         same &= keys.entity_codes[rows] == pair_codes[pairs]
     rows, pairs = rows[same], pairs[same]
     by = np.argsort(rows, kind="stable")
-    return _Lookup(rows[by], grades[pairs[by]])
+    return _Lookup(rows[by], grades[pairs[by]], docs, pair_codes)
 
 
 # --------------------------------------------------------------------------- duplicates
@@ -948,6 +980,7 @@ def _ideal(
 def _score(
     run: _Run,
     layout: _Layout,
+    keys: _Keys,
     lookup: _Lookup,
     dups: _Duplicates,
     judgments: Judgments,
@@ -1062,17 +1095,20 @@ def _score(
     need = np.flatnonzero((unjudged_at_k > 0) & np.array(seg_judged, dtype=bool))
     unjudged_entries: list[UnjudgedEntry] = []
     scenario: dict[int, tuple[float | None, float | None]] = {}
-    if need.size and contract.unjudged == "reject":
+    if need.size:
         top_seg, top_pos, top_positions = _unjudged_in_top(
             layout, dups, need, returned, k, positions
         )
-        docs = _take(run.doc_ids, layout.order.rows_at(top_positions)).to_pylist()
-        unjudged_entries = [
-            UnjudgedEntry(layout.seg_qids[s], doc, p + 1)
-            for s, doc, p in zip(top_seg.tolist(), docs, top_pos.tolist(), strict=True)
-        ]
-        unjudged_entries.sort(key=lambda e: (e.query_id, e.rank))
-        return _Scored({}, unjudged_entries)
+        top_rows = layout.order.rows_at(top_positions)
+        _confirm_unjudged(run, layout, keys, lookup, judgments, top_seg, top_rows)
+        if contract.unjudged == "reject":
+            docs = _take(run.doc_ids, top_rows).to_pylist()
+            unjudged_entries = [
+                UnjudgedEntry(layout.seg_qids[s], doc, p + 1)
+                for s, doc, p in zip(top_seg.tolist(), docs, top_pos.tolist(), strict=True)
+            ]
+            unjudged_entries.sort(key=lambda e: (e.query_id, e.rank))
+            return _Scored({}, unjudged_entries)
     if need.size:
         scenario = _scenarios(
             contract,
@@ -1184,6 +1220,48 @@ def _normalised(dcg: F64, idcg: F64, policy: str) -> list[float | None]:
         for index in zero:
             values[index] = fill
     return values
+
+
+def _confirm_unjudged(
+    run: _Run,
+    layout: _Layout,
+    keys: _Keys,
+    lookup: _Lookup,
+    judgments: Judgments,
+    segs: I64,
+    rows: I64,
+) -> None:
+    """Defence in depth: check exactly that no line the hashed look-up left
+    unjudged in the top k (segments ``segs``, run rows ``rows``) is judged.
+
+    A judged document taken for unjudged scores 0 silently, so this verdict,
+    unlike the others, is never trusted to the hashes alone. The check is
+    cheap: the top k is a small part of a run, an Arrow set look-up finds the
+    few lines whose document is judged for some query, and only those are
+    compared with the judgments in Python. A failure is a bug in judgepool,
+    reported as such rather than as a number."""
+    if rows.size == 0:
+        return
+    if keys.entity_codes is not None:
+        judged_codes = lookup.codes if lookup.codes is not None else _EMPTY_I64
+        codes = keys.entity_codes[rows]
+        suspects = np.flatnonzero(np.isin(codes, judged_codes))
+        assert keys.entity_names is not None
+        names = [keys.entity_names[code] for code in codes[suspects].tolist()]
+    else:
+        if lookup.docs is None or len(lookup.docs) == 0:
+            return
+        docs = _take(run.doc_ids, rows)
+        judged = lookup.docs.cast(docs.type)
+        suspects = np.flatnonzero(_numpy_of(pc.is_in(docs, value_set=judged)))
+        names = _take(docs, suspects).to_pylist()
+    for seg, name in zip(segs[suspects].tolist(), names, strict=True):
+        query_id = layout.seg_qids[seg]
+        if name in judgments.get(query_id, {}):
+            raise EngineInconsistency(
+                f"the fast engine took query {query_id!r} document {name!r} for unjudged, "
+                "but it is judged"
+            )
 
 
 def _unjudged_in_top(
