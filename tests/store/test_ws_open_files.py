@@ -158,9 +158,8 @@ def test_a_file_that_is_not_a_workspace_is_still_refused_while_one_is_open(
 ) -> None:
     other = tmp_path / "notes.txt"
     other.write_text("q1 0 d1 1\n")
-    with open_workspace(pooled):
-        with pytest.raises(InputError, match="not an SQLite database"):
-            open_workspace(other)
+    with open_workspace(pooled), pytest.raises(InputError, match="not an SQLite database"):
+        open_workspace(other)
     assert other.read_text() == "q1 0 d1 1\n"
 
 
@@ -175,7 +174,7 @@ def test_an_open_workspaces_own_files_are_refused_as_input(pooled: Path, suffix:
             lambda: services.import_qrels(ws, own),
             lambda: services.import_queries(ws, own),
         ):
-            with pytest.raises(InputError, match="is the workspace|a file SQLite keeps"):
+            with pytest.raises(InputError, match=r"is the workspace|a file SQLite keeps"):
                 read()
         assert _lock_state(pooled) == "held"
 
