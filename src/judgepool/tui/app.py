@@ -10,8 +10,9 @@ Interface shared by the screens (grade, audit, scores, help):
   thread worker borrows a read connection for its job with
   ``with app.readers.lease() as ws:``, see `judgepool.tui.readers`).
 - On a workspace this process cannot write (``app.ws.read_only``) the app
-  opens all the same: the title says "read-only", a notice says why, and a
-  grade is refused with that reason; nothing is written.
+  opens all the same: ``app.workspace_label`` (the grade screen's info line)
+  says "read-only", a notice says why, and a grade is refused with that
+  reason; nothing is written.
 - ``app.contract`` a reactive holding the active `Contract`, initialised from
   the workspace's default contract. Setting it is how a screen changes the
   contract; a screen follows it with ``self.watch(self.app, "contract", ...)``.
@@ -109,8 +110,11 @@ class JudgepoolApp(App[None]):
         self.readers = ReadConnections(self.workspace)
         self.set_reactive(JudgepoolApp.contract, self.ws.default_contract())
         self._screens: dict[str, Screen[Any]] = {}
-        if self.ws.read_only:
-            self.sub_title = "read-only"
+
+    @property
+    def workspace_label(self) -> str:
+        """The workspace's file name as the screens show it, saying when it is read-only."""
+        return self.workspace.name + (" (read-only)" if self.ws.read_only else "")
 
     # -- screens ----------------------------------------------------------------
 
