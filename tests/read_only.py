@@ -88,15 +88,16 @@ class Outcome:
     exception: str | None
 
 
-def run_many(*commands: Sequence[str | Path]) -> list[Outcome]:
+def run_many(*commands: Sequence[str | Path], cwd: Path | None = None) -> list[Outcome]:
     """Each command (arguments after ``judgepool``) in turn, in one subprocess
-    bound by file permissions."""
+    bound by file permissions (in ``cwd``, if given)."""
     argv = [[str(a) for a in command] for command in commands]
     done = subprocess.run(
         unprivileged([sys.executable, "-c", MANY, json.dumps(argv)]),
         capture_output=True,
         text=True,
         env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"},
+        cwd=cwd,
         timeout=300,
     )
     assert done.returncode == 0, done.stderr

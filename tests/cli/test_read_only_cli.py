@@ -183,6 +183,21 @@ def test_init_in_a_read_only_folder_is_refused_clearly(workspace: Path) -> None:
     assert not target.exists()
 
 
+@pytest.mark.parametrize("made", [False, True], ids=["no-workspaces-folder", "read-only-one"])
+def test_demo_in_a_read_only_folder_is_refused_clearly(workspace: Path, made: bool) -> None:
+    here = workspace.parent
+    if made:
+        (here / "workspaces").mkdir()
+    with read_only_folder(here / "workspaces" if made else here):
+        (done,) = run_many(["demo"], cwd=here)
+    assert done.exit_code == 2 and clean(done), done
+    assert done.stderr.startswith(
+        f"judgepool: {here / 'workspaces' / 'demo.sqlite'}: cannot build the demo workspace here ("
+    )
+    assert "run judgepool from a folder you can write to" in done.stderr
+    assert not (here / "workspaces" / "demo.sqlite").exists()
+
+
 def _older_schema(path: Path) -> None:
     """Make the workspace a schema version 2 one (what migration 3 adds, taken out)."""
     conn = sqlite3.connect(path)
