@@ -44,7 +44,8 @@ async def test_workers_reuse_their_connections_and_the_app_keeps_its_locks(
             await settle(pilot)
             assert lock_state(workspace) == "held"
         # nine screen visits and three grades, each making workers read again
-        assert 1 <= app.readers.opened <= 3
+        # at most as many as jobs ran at once (a few), never one per job (dozens)
+        assert 1 <= app.readers.opened <= 4
         assert open_files.is_open(key)
     assert not open_files.is_open(key)  # the app's and the workers' connections are closed
     assert lock_state(workspace) == "free"

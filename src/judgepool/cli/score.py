@@ -314,41 +314,19 @@ def score(
                     engine=engine, on_progress=report,
                 )  # fmt: skip
             results.append(result)
-        not_stored = None
+        refused = None
         if judged.workspace is not None and judged.consensus is not None:
-            not_stored = _store_evaluations(judged, results, kinds)
+            from judgepool.services.stored_scores import store_evaluations
+
+            refused = store_evaluations(judged.workspace, results, kinds, judged.consensus)
     emit_scores(results, judged.label, output_format, per_query)
-    if not_stored is not None:
-        click.echo(f"judgepool: {not_stored}", err=True)
-
-
-def _store_evaluations(
-    judged: Judged, results: Sequence[ScoredRun], kinds: Sequence[str]
-) -> str | None:
-    """Store each evaluation in the workspace; on a read-only workspace, store
-    none and say why (the scores are printed all the same)."""
-    from judgepool.services.workspace import WorkspaceReadOnly, save_evaluation
-
-    assert judged.workspace is not None and judged.consensus is not None
-    try:
-        if judged.workspace.read_only:
-            raise WorkspaceReadOnly(judged.workspace.path)
-        for result, kind in zip(results, kinds, strict=True):
-            save_evaluation(
-                judged.workspace, result.evaluation,
-                qrels_digest=result.qrels_digest, run_digest=result.run_digest,
-                consensus=judged.consensus,
-                run_name=result.run if kind == "stored" else None,
-                source=result.run if kind == "file" else None,
-                implementation=result.engine,
-            )  # fmt: skip
-    except WorkspaceReadOnly as refused:
-        evaluations = "evaluation was" if len(results) == 1 else "evaluations were"
-        return (
-            f"the {evaluations} not stored in {literal(refused.path)}: the workspace is "
-            f"read-only ({refused.reason})"
+    if refused is not None:
+        what = "evaluation was" if len(results) == 1 else "evaluations were"
+        click.echo(
+            f"judgepool: the {what} not stored in {literal(refused.path)}: the workspace is "
+            f"read-only ({refused.reason})",
+            err=True,
         )
-    return None
 
 
 def emit_scores(

@@ -72,11 +72,11 @@ def configure(conn: sqlite3.Connection, *, immutable: bool) -> None:
 
 
 def readable_connection(
-    path: Path, busy_timeout_ms: int = BUSY_TIMEOUT_MS
+    path: Path, conn: sqlite3.Connection, busy_timeout_ms: int = BUSY_TIMEOUT_MS
 ) -> tuple[sqlite3.Connection, FileSnapshot | None]:
-    """A connection that has read the file once, and, when it had to be opened
-    immutable (a folder SQLite cannot write), what the file looked like then."""
-    conn = connect(path, busy_timeout_ms)
+    """``conn`` (just opened by `connect`) once it has read the file, or, when
+    SQLite cannot read it so (a folder it cannot write), an immutable one in
+    its place with what the file looked like then. ``conn`` is closed on failure."""
     try:
         # The first read opens (or creates) the -wal and -shm.
         conn.execute("PRAGMA schema_version").fetchone()

@@ -106,7 +106,9 @@ def why_read_only(path: Path) -> str:
     """Why this process cannot write the workspace at ``path``, as a user reads it."""
     if _read_only_mount(path.absolute().parent):
         return "it is on a read-only file system"
-    if path.exists() and not _writable(path):
+    if not path.exists():
+        return "the file was moved or deleted while it was open"
+    if not _writable(path):
         return "you may not write the file"
     if not folder_writable(path):
         return "you may not write its folder, where SQLite keeps its -wal and -shm files"

@@ -297,12 +297,23 @@ def open_workspace(path: str | Path, *, busy_timeout_ms: int = BUSY_TIMEOUT_MS) 
     this process may not write opens for reading (`Workspace.read_only`).
     """
     target = Path(path)
-    # Checked, connected and counted under one lock: no other thread of the
-    # process reads the header with a plain descriptor in between.
+    # Checked, connected (SQLite opens the file now) and counted under one
+    # lock: no other thread of the process reads the header with a plain
+    # descriptor in between. The first read, which may wait, comes after.
     with open_files.opening():
         key = check_header(target)
-        conn, immutable = readable_connection(target, busy_timeout_ms)
+        conn = connect(target, busy_timeout_ms)
         open_files.register(key)
+    try:
+        if _key_of(target) != key:
+            raise InputError(
+                "was replaced by another file while it was opened; try again", str(target)
+            )
+        conn, immutable = readable_connection(target, conn, busy_timeout_ms)
+    except BaseException:
+        conn.close()
+        open_files.release(key)
+        raise
     try:
         version = stored_version(conn, str(target))
         if version > SCHEMA_VERSION:
@@ -325,6 +336,13 @@ def open_workspace(path: str | Path, *, busy_timeout_ms: int = BUSY_TIMEOUT_MS) 
         open_files.release(key)
         raise
     return Workspace(target, conn, busy_timeout_ms, file_key=key, immutable=immutable)
+
+
+def _key_of(path: Path) -> open_files.FileKey | None:
+    try:
+        return open_files.file_key(path.stat())
+    except OSError:
+        return None
 
 
 def _needs_upgrade(version: int) -> str:
