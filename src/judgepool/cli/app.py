@@ -26,15 +26,22 @@ ANNOTATOR_HELP = "Who is grading (default: the login name)."
 
 
 def _run_app(workspace: Path, annotator: str | None) -> None:
-    from judgepool.tui.grading import load_session
+    from judgepool.tui.grading import read_session
 
     who = annotator or services.default_annotator()
-    # Read before Textual is imported, so the import does not wait on it (see
-    # `create_app`). A file that is not a workspace is refused here too.
-    session = load_session(workspace, who)
-    from judgepool.tui.app import create_app
+    # The app's one connection for its main thread, opened here: the plan is
+    # read on it before Textual is imported, so the import does not wait on it
+    # (see `create_app`), and the app takes it over rather than opening
+    # another. A file that is not a workspace is refused here, before any screen.
+    ws = services.open_workspace(workspace)
+    try:
+        session = read_session(ws, who)
+        from judgepool.tui.app import create_app
 
-    app = create_app(workspace, who, session)
+        app = create_app(workspace, who, session, ws)
+    except BaseException:
+        ws.close()
+        raise
     try:
         app.run()
     finally:

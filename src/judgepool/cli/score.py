@@ -32,6 +32,7 @@ from judgepool.core.contract import (
     Scale,
 )
 from judgepool.core.errors import InputError
+from judgepool.display import literal
 from judgepool.formats.trec import read_qrels
 from judgepool.services.scoring import (
     ENGINES,
@@ -313,19 +314,19 @@ def score(
                     engine=engine, on_progress=report,
                 )  # fmt: skip
             results.append(result)
+        refused = None
         if judged.workspace is not None and judged.consensus is not None:
-            from judgepool.services.workspace import save_evaluation
+            from judgepool.services.stored_scores import store_evaluations
 
-            for result, kind in zip(results, kinds, strict=True):
-                save_evaluation(
-                    judged.workspace, result.evaluation,
-                    qrels_digest=result.qrels_digest, run_digest=result.run_digest,
-                    consensus=judged.consensus,
-                    run_name=result.run if kind == "stored" else None,
-                    source=result.run if kind == "file" else None,
-                    implementation=result.engine,
-                )  # fmt: skip
+            refused = store_evaluations(judged.workspace, results, kinds, judged.consensus)
     emit_scores(results, judged.label, output_format, per_query)
+    if refused is not None:
+        what = "evaluation was" if len(results) == 1 else "evaluations were"
+        click.echo(
+            f"judgepool: the {what} not stored in {literal(refused.path)}: the workspace is "
+            f"read-only ({refused.reason})",
+            err=True,
+        )
 
 
 def emit_scores(

@@ -76,8 +76,14 @@ class ImportProgress:
             self._stage.__exit__(kind, value, traceback)
 
 
-def _open(workspace: str) -> services.Workspace:
-    return services.open_workspace(workspace)
+def _open(workspace: str, *, to_write: bool = False) -> services.Workspace:
+    """The workspace; with ``to_write``, refused at once when it is read-only
+    (before an import reads its whole file only to find it cannot be stored)."""
+    ws = services.open_workspace(workspace)
+    if to_write and ws.read_only:
+        ws.close()
+        raise services.WorkspaceReadOnly(ws.path)
+    return ws
 
 
 def _parse_grade(text: str) -> int | None:
@@ -171,7 +177,7 @@ def import_command(
     if annotator is not None and kind != "qrels":
         raise click.UsageError("--annotator applies to qrels only")
     started = time.perf_counter()
-    with _open(workspace) as ws, ImportProgress(str(file)) as progress:
+    with _open(workspace, to_write=True) as ws, ImportProgress(str(file)) as progress:
         if kind == "run":
             run = services.import_run(ws, file, name=name, on_progress=progress)
         elif kind == "qrels":
@@ -225,7 +231,7 @@ def judge_command(
     disk when the command returns; earlier grades stay in the ledger.
     """
     value = _parse_grade(grade)
-    with _open(workspace) as ws:
+    with _open(workspace, to_write=True) as ws:
         event = services.judge(
             ws,
             query,
@@ -266,7 +272,7 @@ def pool_command(workspace: str, runs: str | None, depth: int, name: str) -> Non
     pool (deeper, or with more runs) keeps every existing member.
     """
     chosen = [part.strip() for part in runs.split(",") if part.strip()] if runs else None
-    with _open(workspace) as ws:
+    with _open(workspace, to_write=True) as ws:
         result = services.pool(ws, depth=depth, runs=chosen, name=name)
     click.echo(
         f"pool {literal(result.name)!r}: {result.added:,} new documents from "

@@ -25,6 +25,7 @@ import judgepool
 from judgepool.core.contract import Contract, Scale
 from judgepool.core.errors import InputError
 from judgepool.services import workspace as services
+from judgepool.store.read_only import folder_writable
 
 DEMO_NAME: Final = "demo.sqlite"
 POOL_DEPTH: Final = 10
@@ -122,5 +123,18 @@ def ensure_demo_workspace(
     if target.exists():
         return target
     source = sample_data if sample_data is not None else find_sample_data(base)
-    target.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise _cannot_build(target, exc.strerror or str(exc)) from None
+    if not folder_writable(target):
+        raise _cannot_build(target, "you may not write the folder")
     return build_demo_workspace(target, source, on_step=on_step)
+
+
+def _cannot_build(target: Path, reason: str) -> InputError:
+    return InputError(
+        f"cannot build the demo workspace here ({reason}); run judgepool from a folder you "
+        "can write to, or open a workspace with: judgepool tui WORKSPACE",
+        str(target),
+    )

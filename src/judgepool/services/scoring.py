@@ -18,6 +18,7 @@ from judgepool.core.audit import AuditReport, audit_run
 from judgepool.core.contract import Contract
 from judgepool.core.types import Evaluation, Judgments
 from judgepool.formats.trec import read_run
+from judgepool.store.open_files import refuse_workspace_file
 
 if TYPE_CHECKING:
     from judgepool.store.workspace import Workspace
@@ -83,6 +84,7 @@ def score_run_file(
     (tests hold it to the reference) and is the one for large runs.
     """
     name = str(path)
+    refuse_workspace_file(path)
     if engine == "fast":
         from judgepool.core.fast import evaluate_columns
         from judgepool.formats.fast_run import read_run_columns
@@ -112,6 +114,7 @@ def audit_run_file(
 ) -> AuditReport:
     """Audit one run file, reading past bad lines to list them all."""
     name = str(path)
+    refuse_workspace_file(path)
     on_progress(f"reading {name}")
     run = read_run(path, collect_errors=True)
     on_progress(f"auditing {name}")

@@ -36,12 +36,15 @@ from judgepool.store.evaluations import (
     per_query_records,
 )
 from judgepool.store.ledger import Annotator, Consensus, Disagreement, JudgmentEvent
+from judgepool.store.open_files import refuse_workspace_file
 from judgepool.store.rules import CONSENSUS_RULES
 from judgepool.store.runs import StoredRun
 from judgepool.store.workspace import (
     BUSY_TIMEOUT_MS,
     Workspace,
     WorkspaceBusy,
+    WorkspaceChanged,
+    WorkspaceReadOnly,
     create_workspace,
 )
 from judgepool.store.workspace import open_workspace as _open_workspace
@@ -61,6 +64,8 @@ __all__ = [
     "StoredRun",
     "Workspace",
     "WorkspaceBusy",
+    "WorkspaceChanged",
+    "WorkspaceReadOnly",
     "default_annotator",
     "default_contract",
     "disagreements",
@@ -146,6 +151,7 @@ class CorpusImport:
 def _import_table(
     ws: Workspace, path: str | Path, kind: TableKind, on_progress: ProgressCallback | None
 ) -> CorpusImport:
+    refuse_workspace_file(path)
     rows = read_table(path, kind)
     if not rows:
         raise InputError(f"has no {kind}", str(path))
@@ -188,6 +194,7 @@ class QrelsImport:
 def _read_qrels_for(ws: Workspace, path: str | Path) -> list[tuple[str, str, int]]:
     """The file's (query, doc, grade) in file order, every grade checked against
     the workspace's scale; the first bad line raises with file and line."""
+    refuse_workspace_file(path)
     return read_qrels_rows(
         path,
         ws.scale,
@@ -243,6 +250,7 @@ class _ParsedRun:
 
 
 def _parse_run(path: str | Path) -> _ParsedRun:
+    refuse_workspace_file(path)
     try:
         from judgepool.formats.fast_run import read_run_columns
     except ImportError:  # the fast reader is optional; the reference reader always works

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Final
 
 from judgepool.core.errors import InputError
+from judgepool.store import open_files
 
 # "JPOL" in ASCII: stored in the database header (offset 68) by PRAGMA
 # application_id, so a workspace can be told from any other SQLite file
@@ -238,21 +239,26 @@ MIGRATIONS: Final[tuple[Migration, ...]] = (
 SCHEMA_VERSION: Final = MIGRATIONS[-1].version
 
 
-def check_header(path: Path) -> None:
-    """Refuse, without writing anything, a file that is not a judgepool workspace.
+def check_header(path: Path) -> open_files.FileKey:
+    """Refuse, without writing anything, a file that is not a judgepool workspace;
+    the file's key in `judgepool.store.open_files`.
 
     Reads the 100-byte SQLite header directly: opening an arbitrary file
-    through SQLite in read-write mode could create journal files beside it.
+    through SQLite could create journal files beside it. While a connection
+    of this process has the file open, the header is not read again (closing
+    the descriptor would drop that connection's locks): it was checked when
+    the file was first opened. Call inside `open_files.opening()`.
     """
     if not path.exists():
         raise InputError(f"no such workspace; create it with: judgepool init {path}", str(path))
     if path.is_dir():
         raise InputError("is a directory, not a workspace file", str(path))
     try:
-        with open(path, "rb") as handle:
-            header = handle.read(HEADER_SIZE)
+        key, header = open_files.read_header(path, HEADER_SIZE)
     except OSError as exc:
         raise InputError(f"cannot read: {exc.strerror or exc}", str(path)) from None
+    if header is None:
+        return key
     if len(header) < HEADER_SIZE or not header.startswith(SQLITE_MAGIC):
         raise InputError("not a judgepool workspace (not an SQLite database)", str(path))
     application_id = int.from_bytes(header[68:72], "big")
@@ -260,6 +266,7 @@ def check_header(path: Path) -> None:
         raise InputError(
             "an SQLite database, but not a judgepool workspace (left untouched)", str(path)
         )
+    return key
 
 
 def stored_version(conn: sqlite3.Connection, path: str) -> int:

@@ -6,6 +6,14 @@ never wait, writers queue for up to `BUSY_TIMEOUT_MS`. Every change goes
 through `Workspace.write()`, one ``BEGIN IMMEDIATE`` transaction: taking the
 write lock up front means a transaction that reads and then writes cannot be
 refused half-way because another process wrote in between.
+
+A workspace this process cannot write (a read-only file, folder or file
+system) opens for reading; `Workspace.read_only` says so and a write raises
+`WorkspaceReadOnly` before anything changes (see `judgepool.store.read_only`
+for how SQLite is made to read it). Every workspace file of the process is
+counted in `judgepool.store.open_files`, so that nothing but SQLite opens it
+while a connection is open: closing any other descriptor of the file would
+drop the connection's locks, and grades would be lost.
 """
 
 from __future__ import annotations
@@ -25,6 +33,18 @@ from sqlite_utils import Database
 from judgepool import __version__
 from judgepool.core.contract import Contract, Scale
 from judgepool.core.errors import ContractError, InputError, JudgepoolError
+from judgepool.store import open_files
+from judgepool.store.connection import BUSY_TIMEOUT_MS as BUSY_TIMEOUT_MS
+from judgepool.store.connection import (
+    busy_error,
+    configure,
+    connect,
+    probe_read_only,
+    readable_connection,
+)
+from judgepool.store.read_only import FileSnapshot, folder_writable, read_only_error
+from judgepool.store.read_only import WorkspaceChanged as WorkspaceChanged
+from judgepool.store.read_only import WorkspaceReadOnly as WorkspaceReadOnly
 from judgepool.store.rules import CONSENSUS_RULES
 from judgepool.store.schema import (
     APPLICATION_ID,
@@ -33,8 +53,6 @@ from judgepool.store.schema import (
     check_header,
     stored_version,
 )
-
-BUSY_TIMEOUT_MS: Final = 10_000
 
 # TREC Deep Learning's labels for its 0..3 scale.
 TREC_DL_LABELS: Final[dict[int, str]] = {
@@ -68,38 +86,30 @@ def default_labels(scale: Scale) -> dict[int, str]:
     return {grade: str(grade) for grade in scale.grades}
 
 
-def _connect(path: Path, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> sqlite3.Connection:
-    # isolation_level=None: no implicit transactions; Workspace.write() opens
-    # them explicitly with BEGIN IMMEDIATE.
-    conn = sqlite3.connect(
-        str(path),
-        timeout=busy_timeout_ms / 1000,
-        isolation_level=None,
-        check_same_thread=False,
-    )
-    conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
-    return conn
-
-
-def _configure(conn: sqlite3.Connection) -> None:
-    conn.execute("PRAGMA journal_mode = WAL")
-    # FULL: a commit is on disk (the WAL is synced) before it is acknowledged.
-    conn.execute("PRAGMA synchronous = FULL")
-    conn.execute("PRAGMA foreign_keys = ON")
-    conn.execute("PRAGMA cache_size = -65536")  # 64 MiB: bulk imports spill less
-
-
 class Workspace:
     """An open workspace file. Use as a context manager, or call `close()`."""
 
     def __init__(
-        self, path: Path, conn: sqlite3.Connection, busy_timeout_ms: int = BUSY_TIMEOUT_MS
+        self,
+        path: Path,
+        conn: sqlite3.Connection,
+        busy_timeout_ms: int = BUSY_TIMEOUT_MS,
+        *,
+        file_key: open_files.FileKey | None = None,
+        immutable: FileSnapshot | None = None,
     ) -> None:
         self.path = path
         self.busy_timeout_ms = busy_timeout_ms
         self.db = Database(conn)
         self._lock = threading.RLock()
         self._scale: Scale | None = None
+        # The file as registered in open_files, released when closed.
+        self._file_key = file_key
+        # Set when SQLite reads the file without locks (a read-only folder):
+        # the file as it was when opened, checked again on leaving a `with`.
+        self._immutable = immutable
+        self._read_only: bool | None = True if immutable is not None else None
+        self._closed = False
 
     @property
     def conn(self) -> sqlite3.Connection:
@@ -108,35 +118,64 @@ class Workspace:
     def __enter__(self) -> Workspace:
         return self
 
-    def __exit__(self, *exc: object) -> None:
+    def __exit__(self, kind: type[BaseException] | None, *exc: object) -> None:
         self.close()
+        if kind is None and self._immutable is not None and self._immutable.changed(self.path):
+            raise WorkspaceChanged(self.path)
 
     def __repr__(self) -> str:
         return f"<Workspace {self.path}>"
 
     def close(self) -> None:
-        self.db.close()
+        """Close the connection (again: nothing), then let the process open the file otherwise."""
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+            self.db.close()
+            if self._file_key is not None:
+                open_files.release(self._file_key)
+
+    @property
+    def read_only(self) -> bool:
+        """Whether SQLite refuses to write this workspace (asked once, without writing)."""
+        with self._lock:
+            if self._read_only is None:
+                self._read_only = probe_read_only(self.conn, self.busy_timeout_ms)
+            return self._read_only
 
     @contextlib.contextmanager
     def write(self) -> Iterator[sqlite3.Connection]:
         """One write transaction: committed when the block ends, rolled back on
-        any exception (KeyboardInterrupt included)."""
+        any exception (KeyboardInterrupt included). `WorkspaceReadOnly` when the
+        workspace cannot be written, `WorkspaceBusy` when another process held
+        the write lock too long; nothing changed in either case."""
         with self._lock:
             if self.conn.in_transaction:
                 raise RuntimeError("write transactions do not nest")
+            if self.read_only:
+                raise WorkspaceReadOnly(self.path)
             try:
                 self.conn.execute("BEGIN IMMEDIATE")
             except sqlite3.OperationalError as exc:
-                if "locked" in str(exc) or "busy" in str(exc):
+                if busy_error(exc):
                     raise WorkspaceBusy(str(self.path), self.busy_timeout_ms) from None
+                self._refuse_if_read_only(exc)
                 raise
             try:
                 yield self.conn
-            except BaseException:
+                self.conn.execute("COMMIT")
+            except BaseException as exc:
                 if self.conn.in_transaction:
                     self.conn.execute("ROLLBACK")
+                self._refuse_if_read_only(exc)
                 raise
-            self.conn.execute("COMMIT")
+
+    def _refuse_if_read_only(self, exc: BaseException) -> None:
+        # The file or its folder may have become read-only since it was opened.
+        if read_only_error(exc):
+            self._read_only = True
+            raise WorkspaceReadOnly(self.path) from None
 
     # -- settings -------------------------------------------------------------
 
@@ -204,12 +243,17 @@ def create_workspace(
         chosen.update(labels)
     if target.exists():
         raise InputError("already exists; choose another path or open it", str(target))
-    if not target.parent.exists():
-        target.parent.mkdir(parents=True)
     temporary = target.with_name(f".{target.name}.{os.getpid()}.init")
-    temporary.unlink(missing_ok=True)
     try:
-        conn = _connect(temporary)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        temporary.unlink(missing_ok=True)
+        conn = connect(temporary)  # creates the (empty) file
+    except (OSError, sqlite3.Error) as exc:
+        reason = getattr(exc, "strerror", None) or str(exc)
+        if target.parent.is_dir() and not folder_writable(target):
+            reason = "you may not write its folder"
+        raise InputError(f"cannot create a workspace here: {reason}", str(target)) from None
+    try:
         try:
             # Built in rollback-journal mode so the header (with the
             # application ID) is in the main file before WAL is switched on.
@@ -249,11 +293,27 @@ def open_workspace(path: str | Path, *, busy_timeout_ms: int = BUSY_TIMEOUT_MS) 
     """Open an existing workspace, upgrading an older schema in one transaction.
 
     A file that is not a workspace (a text file, another SQLite database) is
-    refused with an InputError and left byte for byte as it was.
+    refused with an InputError and left byte for byte as it was. A workspace
+    this process may not write opens for reading (`Workspace.read_only`).
     """
     target = Path(path)
-    check_header(target)
-    conn = _connect(target, busy_timeout_ms)
+    # Checked, connected (SQLite opens the file now) and counted under one
+    # lock: no other thread of the process reads the header with a plain
+    # descriptor in between. The first read, which may wait, comes after.
+    with open_files.opening():
+        key = check_header(target)
+        conn = connect(target, busy_timeout_ms)
+        open_files.register(key)
+    try:
+        if _key_of(target) != key:
+            raise InputError(
+                "was replaced by another file while it was opened; try again", str(target)
+            )
+        conn, immutable = readable_connection(target, conn, busy_timeout_ms)
+    except BaseException:
+        conn.close()
+        open_files.release(key)
+        raise
     try:
         version = stored_version(conn, str(target))
         if version > SCHEMA_VERSION:
@@ -262,8 +322,10 @@ def open_workspace(path: str | Path, *, busy_timeout_ms: int = BUSY_TIMEOUT_MS) 
                 f"{SCHEMA_VERSION}); upgrade judgepool to open it",
                 str(target),
             )
-        _configure(conn)
+        configure(conn, immutable=immutable is not None)
         if version < SCHEMA_VERSION:
+            if immutable is not None:
+                raise WorkspaceReadOnly(target, _needs_upgrade(version))
             try:
                 conn.execute("BEGIN IMMEDIATE")
             except sqlite3.OperationalError:
@@ -271,8 +333,23 @@ def open_workspace(path: str | Path, *, busy_timeout_ms: int = BUSY_TIMEOUT_MS) 
             _upgrade(conn, target)
     except BaseException:
         conn.close()
+        open_files.release(key)
         raise
-    return Workspace(target, conn, busy_timeout_ms)
+    return Workspace(target, conn, busy_timeout_ms, file_key=key, immutable=immutable)
+
+
+def _key_of(path: Path) -> open_files.FileKey | None:
+    try:
+        return open_files.file_key(path.stat())
+    except OSError:
+        return None
+
+
+def _needs_upgrade(version: int) -> str:
+    return (
+        f"it was made by an older judgepool (schema version {version}) and must be upgraded "
+        f"to version {SCHEMA_VERSION} to be opened, which writes to it"
+    )
 
 
 def _upgrade(conn: sqlite3.Connection, path: Path) -> None:
@@ -291,6 +368,8 @@ def _upgrade(conn: sqlite3.Connection, path: Path) -> None:
             )
     except sqlite3.Error as exc:
         conn.execute("ROLLBACK")
+        if read_only_error(exc):
+            raise WorkspaceReadOnly(path, _needs_upgrade(version)) from None
         raise InputError(
             f"cannot upgrade the workspace from schema version {version} to {SCHEMA_VERSION} "
             f"({exc}); the file is unchanged",

@@ -7,8 +7,12 @@ Interface shared by the screens (grade, audit, scores, help):
   `InputError` here, before anything is drawn.
 - ``app.workspace: Path`` the workspace file; ``app.annotator: str`` who
   grades; ``app.ws`` the app's open `Workspace`, for the main thread only (a
-  thread worker opens its own with
-  ``judgepool.services.workspace.open_workspace(app.workspace)``).
+  thread worker borrows a read connection for its job with
+  ``with app.readers.lease() as ws:``, see `judgepool.tui.readers`).
+- On a workspace this process cannot write (``app.ws.read_only``) the app
+  opens all the same: ``app.workspace_label`` (the grade screen's info line)
+  says "read-only", a notice says why, and a grade is refused with that
+  reason; nothing is written.
 - ``app.contract`` a reactive holding the active `Contract`, initialised from
   the workspace's default contract. Setting it is how a screen changes the
   contract; a screen follows it with ``self.watch(self.app, "contract", ...)``.
@@ -44,9 +48,10 @@ from textual.reactive import var
 from textual.screen import ModalScreen, Screen
 
 from judgepool.core.contract import Contract
-from judgepool.services.workspace import Workspace, open_workspace
-from judgepool.tui.grading import GradingSession, load_session
+from judgepool.services.workspace import Workspace, WorkspaceReadOnly, open_workspace
+from judgepool.tui.grading import GradingSession, read_session
 from judgepool.tui.messages import GradeSaved
+from judgepool.tui.readers import ReadConnections
 
 # Screens another module provides, imported when first shown: name -> (module, class).
 LAZY_SCREENS: Final[dict[str, tuple[str, str]]] = {
@@ -93,14 +98,23 @@ class JudgepoolApp(App[None]):
         workspace: Path,
         annotator: str,
         session: GradingSession,
+        ws: Workspace | None = None,
     ) -> None:
         super().__init__()
         self.workspace = Path(workspace)
         self.annotator = annotator
         self.session = session
-        self.ws: Workspace = open_workspace(self.workspace)
+        # The app's one connection for its main thread (the grade screen reads
+        # and writes on it); given by the caller when it read the plan on it.
+        self.ws: Workspace = ws if ws is not None else open_workspace(self.workspace)
+        self.readers = ReadConnections(self.workspace)
         self.set_reactive(JudgepoolApp.contract, self.ws.default_contract())
         self._screens: dict[str, Screen[Any]] = {}
+
+    @property
+    def workspace_label(self) -> str:
+        """The workspace's file name as the screens show it, saying when it is read-only."""
+        return self.workspace.name + (" (read-only)" if self.ws.read_only else "")
 
     # -- screens ----------------------------------------------------------------
 
@@ -111,12 +125,22 @@ class JudgepoolApp(App[None]):
         self.register_screen("grade", GradeScreen(self.session))
         self.register_screen("help", HelpScreen())
         self.push_screen("grade")
+        if self.ws.read_only:
+            self.notify(
+                f"{WorkspaceReadOnly(self.workspace).reason}: you can read, audit and score, "
+                "but grades cannot be saved.",
+                title="This workspace is read-only",
+                severity="warning",
+                timeout=30,
+                markup=False,
+            )
 
     def on_unmount(self) -> None:
         self.close_workspace()
 
     def close_workspace(self) -> None:
-        """Close the app's connection (idempotent)."""
+        """Close the workers' connections and the app's own (idempotent)."""
+        self.readers.close()
         self.ws.close()
 
     def named_screen(self, name: str) -> Screen[Any]:
@@ -201,15 +225,26 @@ def _binding_commands(app: App[Any], screen: Screen[Any]) -> Iterable[SystemComm
 
 
 def create_app(
-    workspace: Path, annotator: str, session: GradingSession | None = None
+    workspace: Path,
+    annotator: str,
+    session: GradingSession | None = None,
+    ws: Workspace | None = None,
 ) -> JudgepoolApp:
     """The app on ``workspace`` for ``annotator``: the one factory the CLI and tests use.
     ``session``: the grading plan, when the caller has read it already (the
     command line does, before importing Textual); otherwise it is read here,
     before the app starts. Either way there is one plan, read once, on the
     calling thread: on a thread beside Textual's start-up, SQLite's handing
-    back the interpreter lock on every row made it three to four times slower."""
+    back the interpreter lock on every row made it three to four times slower.
+    ``ws``: the caller's open connection to the workspace, which the app takes
+    over (and closes); otherwise the app opens its own."""
     workspace = Path(workspace)
-    if session is None:
-        session = load_session(workspace, annotator)
-    return JudgepoolApp(workspace, annotator, session)
+    if ws is None:
+        ws = open_workspace(workspace)
+    try:
+        if session is None:
+            session = read_session(ws, annotator)
+        return JudgepoolApp(workspace, annotator, session, ws)
+    except BaseException:
+        ws.close()
+        raise

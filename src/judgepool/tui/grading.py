@@ -11,7 +11,7 @@ is graded, the session returns to the document the annotator was on.
 
 from __future__ import annotations
 
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from judgepool.services.app_queries import (
     NOT_JUDGED,
@@ -20,6 +20,9 @@ from judgepool.services.app_queries import (
     ItemJudgment,
     PlanQuery,
 )
+
+if TYPE_CHECKING:
+    from judgepool.store.workspace import Workspace
 
 Position = tuple[int, int]  # (query index, document index)
 
@@ -203,10 +206,8 @@ class GradingSession:
         return self._go((qi, self._doc_index[item]))
 
 
-def load_session(workspace: Path, annotator: str) -> GradingSession:
-    """Read the grading plan on a connection of the caller's own thread."""
+def read_session(ws: Workspace, annotator: str) -> GradingSession:
+    """Read the grading plan on ``ws`` (a connection of the caller's own thread)."""
     from judgepool.services.app_queries import grading_plan
-    from judgepool.services.workspace import open_workspace
 
-    with open_workspace(workspace) as ws:
-        return GradingSession(grading_plan(ws, annotator))
+    return GradingSession(grading_plan(ws, annotator))

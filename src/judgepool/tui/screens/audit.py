@@ -21,13 +21,13 @@ After a grade is saved (`GradeSaved`) the audit and score are recomputed —
 at once when the screen is showing, else when it is shown again — so judging
 the holes visibly moves the run's coverage and score. All reading and
 scoring happens in thread workers (exclusive groups ``audit-runs`` and
-``audit``) that post their results as messages.
+``audit``), each on a read connection borrowed for the job
+(`judgepool.tui.readers`), that post their results as messages.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 from typing import ClassVar
 
 from rich.text import Text
@@ -45,8 +45,8 @@ from judgepool.core.contract import Contract
 from judgepool.core.errors import JudgepoolError
 from judgepool.display import literal
 from judgepool.services.review import RunAudit, audit_workspace_run, run_names
-from judgepool.services.workspace import open_workspace
 from judgepool.tui.messages import GradeSaved
+from judgepool.tui.readers import ReadConnections
 from judgepool.tui.widgets.audit_findings import (
     AuditDetails,
     AuditQueryTable,
@@ -161,14 +161,14 @@ class AuditScreen(Screen[None]):
         self.watch(self.app, "contract", self._contract_changed, init=False)
         self.query_one(ContractBar).show(host(self.app).contract)
         self.query_one(HoleTable).show(None)
-        self._list_runs(host(self.app).workspace)
+        self._list_runs(host(self.app).readers)
 
     # -- the runs ----------------------------------------------------------------
 
     @work(thread=True, exclusive=True, group="audit-runs")
-    def _list_runs(self, workspace: Path) -> None:
+    def _list_runs(self, readers: ReadConnections) -> None:
         try:
-            with open_workspace(workspace) as ws:
+            with readers.lease() as ws:
                 names = run_names(ws)
         except JudgepoolError as exc:
             self.post_message(self.Failed(None, str(exc)))
@@ -218,10 +218,10 @@ class AuditScreen(Screen[None]):
         if self.run is None:
             return
         self._set_status(Text("auditing…", style="italic"))
-        self._audit(host(self.app).workspace, self.run, contract)
+        self._audit(host(self.app).readers, self.run, contract)
 
     @work(thread=True, exclusive=True, group="audit")
-    def _audit(self, workspace: Path, run: str, contract: Contract) -> None:
+    def _audit(self, readers: ReadConnections, run: str, contract: Contract) -> None:
         worker = get_current_worker()
 
         def progress(stage: str) -> None:
@@ -229,7 +229,7 @@ class AuditScreen(Screen[None]):
                 self.post_message(self.Progress(stage))
 
         try:
-            with open_workspace(workspace) as ws:
+            with readers.lease() as ws:
                 audit = audit_workspace_run(ws, run, contract, on_progress=progress)
         except JudgepoolError as exc:
             if not worker.is_cancelled:
@@ -248,7 +248,7 @@ class AuditScreen(Screen[None]):
 
     def on_screen_resume(self) -> None:
         # runs may have been imported meanwhile; the list refresh is cheap
-        self._list_runs(host(self.app).workspace)
+        self._list_runs(host(self.app).readers)
         if self._stale:
             self.recompute()
 

@@ -151,7 +151,7 @@ class GradeScreen(Screen[None]):
         current = session.current
         query = session.current_query
         if current is None or query is None or session.position is None:
-            info.show(app.annotator, app.workspace.name, None, None)
+            info.show(app.annotator, app.workspace_label, None, None)
             document_view.clear(NOTHING_TO_GRADE)
             self.query_one("#grade-scale", GradeScale).show(session.labels, None)
             self.query_one("#grade-progress", GradingProgress).show((0, 0), (0, 0))
@@ -161,7 +161,7 @@ class GradeScreen(Screen[None]):
         query_id, doc_id = current
         info.show(
             app.annotator,
-            app.workspace.name,
+            app.workspace_label,
             (query_index + 1, len(session.queries)),
             (doc_index + 1, len(query.doc_ids)),
         )

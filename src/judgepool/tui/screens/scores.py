@@ -17,17 +17,16 @@ Bindings (also in the footer):
 - ``f5`` recompute now.
 
 Scoring runs in a thread worker (group ``scores``, exclusive: a newer
-request cancels an older one) that opens its own connection to the
-workspace, calls `judgepool.services.review.score_workspace_runs` and posts
-the result as a message; the screen recomputes when the app's ``contract``
-changes and after a `GradeSaved` (at once when it is showing, else when it is
-shown again).
+request cancels an older one) that borrows a read connection to the
+workspace (`judgepool.tui.readers`), calls
+`judgepool.services.review.score_workspace_runs` and posts the result as a
+message; the screen recomputes when the app's ``contract`` changes and after
+a `GradeSaved` (at once when it is showing, else when it is shown again).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 from typing import ClassVar
 
 from rich.text import Text
@@ -49,8 +48,8 @@ from judgepool.services.review import (
     drill_down,
     score_workspace_runs,
 )
-from judgepool.services.workspace import open_workspace
 from judgepool.tui.messages import GradeSaved
+from judgepool.tui.readers import ReadConnections
 from judgepool.tui.widgets.score_compare import ComparisonScreen
 from judgepool.tui.widgets.score_contract import ContractBar, ContractDialog
 from judgepool.tui.widgets.score_drilldown import DrilldownScreen
@@ -155,10 +154,10 @@ class ScoresScreen(Screen[None]):
         contract = host(self.app).contract
         self.query_one(ContractBar).show(contract)
         self._set_status(Text("scoring…", style="italic"))
-        self._score(host(self.app).workspace, contract)
+        self._score(host(self.app).readers, contract)
 
     @work(thread=True, exclusive=True, group="scores")
-    def _score(self, workspace: Path, contract: Contract) -> None:
+    def _score(self, readers: ReadConnections, contract: Contract) -> None:
         worker = get_current_worker()
 
         def progress(stage: str) -> None:
@@ -166,7 +165,7 @@ class ScoresScreen(Screen[None]):
                 self.post_message(self.Progress(stage))
 
         try:
-            with open_workspace(workspace) as ws:
+            with readers.lease() as ws:
                 board = score_workspace_runs(ws, contract, on_progress=progress)
         except JudgepoolError as exc:
             if not worker.is_cancelled:
@@ -280,13 +279,13 @@ class ScoresScreen(Screen[None]):
         if self.board is None or run is None or query is None:
             self.notify("highlight a run and one of its queries first", severity="warning")
             return
-        self._drill(host(self.app).workspace, run, query, self.board.contract)
+        self._drill(host(self.app).readers, run, query, self.board.contract)
 
     @work(thread=True, exclusive=True, group="scores-drill")
-    def _drill(self, workspace: Path, run: str, query: str, contract: Contract) -> None:
+    def _drill(self, readers: ReadConnections, run: str, query: str, contract: Contract) -> None:
         worker = get_current_worker()
         try:
-            with open_workspace(workspace) as ws:
+            with readers.lease() as ws:
                 result = drill_down(ws, run, query, contract)
         except JudgepoolError as exc:
             if not worker.is_cancelled:

@@ -8,18 +8,23 @@ class, and a test can host them in any app with the same attributes.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Protocol, cast
+from typing import TYPE_CHECKING, Protocol, cast
 
 from textual.app import App
 
 from judgepool.core.contract import Contract
 
+if TYPE_CHECKING:
+    from judgepool.tui.readers import ReadConnections
+
 
 class ReviewHost(Protocol):
     """The app attributes the review screens use."""
 
-    # the workspace file; each worker opens its own connection to it
+    # the workspace file
     workspace: Path
+    # read connections to it, one lent to each thread worker's job
+    readers: ReadConnections
     annotator: str
     # the active contract: a reactive, so screens can watch it and recompute
     contract: Contract
