@@ -29,6 +29,9 @@ def _run_app(workspace: Path, annotator: str | None) -> None:
     from judgepool.tui.grading import load_session
 
     who = annotator or services.default_annotator()
+    # Refused before the app starts, not at each grade: control characters,
+    # or a name that would pass for provenance (import:..., model:...).
+    services.check_annotator_name(who)
     # Read before Textual is imported, so the import does not wait on it (see
     # `create_app`). A file that is not a workspace is refused here too.
     session = load_session(workspace, who)
