@@ -165,7 +165,7 @@ def test_negative_grades_on_a_wide_scale(tmp_path: Path) -> None:
         (("pool", "{ws}", "--depth", "5"), "no runs to pool"),
         (("export", "{ws}", "qrels", "--annotator", "nobody"), "has no annotator 'nobody'"),
         (("export", "{ws}", "qrels", "--consensus", "vote"), "vote"),
-        (("export", "{ws}", "qrels", "-o", "{ws}"), "is the workspace itself"),
+        (("export", "{ws}", "qrels", "-o", "{ws}"), "is the workspace's own file"),
         (("evaluations", "{text}"), "not a judgepool workspace"),
         (("import", "{text}", "run", "{bad_run}"), "not a judgepool workspace"),
         (("judge", "{missing}", "q", "d", "1", "--annotator", "a"), "no such workspace"),

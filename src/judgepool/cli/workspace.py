@@ -11,8 +11,6 @@ for people; exported qrels are data and are written exactly.
 from __future__ import annotations
 
 import json
-import os
-import sys
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -22,6 +20,7 @@ import click
 from judgepool.cli import main
 from judgepool.cli.import_progress import ImportProgress
 from judgepool.cli.lazy import LazyModule
+from judgepool.cli.output_file import is_standard_output, open_output
 from judgepool.core.contract import Scale
 from judgepool.core.errors import InputError
 from judgepool.display import literal, quoted
@@ -298,7 +297,9 @@ def pool_command(workspace: str, runs: str | None, depth: int, name: str) -> Non
     default="-",
     show_default=True,
     metavar="FILE",
-    help="Where to write; '-' for standard output.",
+    help="Where to write; '-' for standard output. A file is replaced whole (written "
+    "beside it, then renamed), a symbolic link's target likewise; a FIFO or device is "
+    "written into; the workspace's own files are refused.",
 )
 @click.option("--annotator", default=None, help="Export this annotator's grades only.")
 @click.option(
@@ -316,22 +317,9 @@ def export_command(
     By default the consensus of all annotators; with --annotator, one
     annotator's current grades. Items only marked unsure are not judged.
     """
-    with _open(workspace) as ws:
-        if output == "-":
-            result = services.export_qrels(ws, sys.stdout, annotator=annotator, rule=consensus)
-        else:
-            target = Path(output)
-            if target.exists() and target.resolve() == ws.path.resolve():
-                raise InputError("is the workspace itself; choose another output file", output)
-            temporary = target.with_name(f".{target.name}.{os.getpid()}.tmp")
-            try:
-                with open(temporary, "w", encoding="utf-8", newline="\n") as handle:
-                    result = services.export_qrels(ws, handle, annotator=annotator, rule=consensus)
-                os.replace(temporary, target)
-            except OSError as exc:
-                raise InputError(f"cannot write: {exc.strerror or exc}", output) from None
-            finally:
-                temporary.unlink(missing_ok=True)
+    to_stdout = is_standard_output(output)  # the summary must not mix with the qrels
+    with _open(workspace) as ws, open_output(output, workspace=ws.path) as stream:
+        result = services.export_qrels(ws, stream, annotator=annotator, rule=consensus)
     whose = (
         f"annotator {quoted(annotator)}" if annotator is not None else f"consensus {result.rule}"
     )
@@ -341,7 +329,7 @@ def export_command(
             "left out (see: judgepool disagreements)",
             err=True,
         )
-    if output != "-":
+    if not to_stdout:
         click.echo(
             f"wrote {result.judgments:,} judgments over {result.queries:,} queries ({whose}) to "
             f"{literal(output)}; qrels digest {result.digest}"
