@@ -296,3 +296,16 @@ def test_a_qrels_file_name_that_cannot_be_a_source_is_refused(ws: Path, tmp_path
 @pytest.mark.parametrize("name", ["import:nist.qrels", "model:x", "eve\x1b[2J"])
 def test_the_app_refuses_such_an_annotator_before_it_starts(ws: Path, name: str) -> None:
     refused(run("tui", str(ws), "--annotator", name), "cannot be used")
+
+
+@pytest.mark.parametrize("grade", ["\uff11", "\u0661", "1_0", "1.0", " 1x"])
+def test_a_grade_is_ascii_digits_only(ws: Path, grade: str) -> None:
+    before = dump(ws)
+    refused(run("judge", str(ws), "1030303", "d1", grade, "--annotator", "alice"), "grade must be")
+    assert dump(ws) == before
+
+
+def test_grade_labels_are_ascii_digits_only(tmp_path: Path) -> None:
+    result = run("init", str(tmp_path / "x.sqlite"), "--labels", "\uff11=Bad")
+    refused(result, "labels look like")
+    assert not (tmp_path / "x.sqlite").exists()

@@ -21,8 +21,8 @@ from judgepool.cli import main
 from judgepool.cli.import_progress import ImportProgress
 from judgepool.cli.lazy import LazyModule
 from judgepool.cli.output_file import is_standard_output, open_output
+from judgepool.cli.workspace_args import parse_grade, parse_labels
 from judgepool.core.contract import Scale
-from judgepool.core.errors import InputError
 from judgepool.display import literal, quoted
 
 if TYPE_CHECKING:
@@ -36,34 +36,6 @@ WORKSPACE_HELP = "A workspace file; a bare name (no slash, no suffix) means work
 
 def _open(workspace: str) -> services.Workspace:
     return services.open_workspace(workspace)
-
-
-def _parse_grade(text: str) -> int | None:
-    """A grade argument: an integer, or ``unsure`` (returned as None)."""
-    if text.strip().lower() == "unsure":
-        return None
-    try:
-        return int(text)
-    except ValueError:
-        raise InputError(
-            f"grade must be an integer of the scale or 'unsure', got {quoted(text)}"
-        ) from None
-
-
-def _parse_labels(text: str | None) -> dict[int, str] | None:
-    if not text:
-        return None
-    labels: dict[int, str] = {}
-    for part in text.split(","):
-        grade, sep, label = part.partition("=")
-        try:
-            value = int(grade.strip())
-        except ValueError:
-            value = None
-        if not sep or value is None or not label.strip():
-            raise InputError(f"labels look like '0=Bad,1=Fair,2=Good'; cannot read {quoted(part)}")
-        labels[value] = label.strip()
-    return labels
 
 
 @main.command("init")
@@ -88,7 +60,7 @@ def init_command(workspace: str, scale: str, labels: str | None) -> None:
     WORKSPACE is a path to the SQLite file to create; a bare name means
     workspaces/NAME.sqlite. An existing file is refused and left as it is.
     """
-    ws = services.init_workspace(workspace, scale=Scale.parse(scale), labels=_parse_labels(labels))
+    ws = services.init_workspace(workspace, scale=Scale.parse(scale), labels=parse_labels(labels))
     with ws:
         named = ", ".join(f"{grade} {literal(label)}" for grade, label in ws.labels().items())
         click.echo(f"created workspace {literal(str(ws.path))} (scale {ws.scale}: {named})")
@@ -219,7 +191,7 @@ def judge_command(
     anyone. Anything else is refused as a likely typo, naming the closest
     known IDs; --allow-new judges it anyway.
     """
-    value = _parse_grade(grade)
+    value = parse_grade(grade)
     with _open(workspace) as ws:
         event = services.judge(
             ws,
