@@ -241,3 +241,35 @@ def test_a_name_of_standard_output_is_standard_output(ws: Path, tmp_path: Path, 
     assert piped.returncode == 0, piped.stderr
     assert piped.stdout == EXPECTED
     assert Path("/dev/stdout").is_symlink() or name != "/dev/stdout"
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root may write any file: nothing is read-only")
+def test_a_read_only_file_is_refused_not_replaced(ws: Path, tmp_path: Path) -> None:
+    target = tmp_path / "kept.qrels"
+    target.write_text("old\n")
+    target.chmod(0o444)
+    result = run("export", str(ws), "qrels", "-o", str(target))
+    assert result.exit_code == 2 and "is read-only" in result.stderr
+    assert target.read_text() == "old\n"
+
+
+def test_a_socket_or_block_device_is_refused(ws: Path, tmp_path: Path) -> None:
+    import socket
+
+    path = tmp_path / "s.sock"
+    server = socket.socket(socket.AF_UNIX)
+    server.bind(str(path))
+    try:
+        result = run("export", str(ws), "qrels", "-o", str(path))
+        assert result.exit_code == 2 and "is neither a regular file" in result.stderr
+        assert stat.S_ISSOCK(path.stat().st_mode)
+    finally:
+        server.close()
+    block = tmp_path / "block"
+    try:
+        os.mknod(block, stat.S_IFBLK | 0o600, os.makedev(7, 255))  # a loop device number
+    except PermissionError:
+        return
+    result = run("export", str(ws), "qrels", "-o", str(block))
+    assert result.exit_code == 2 and "is neither a regular file" in result.stderr
+    assert stat.S_ISBLK(block.stat().st_mode)

@@ -9,7 +9,9 @@ What the path is decides how it is written:
   then renamed over the path (``os.replace``), so a reader sees the old
   file or the whole new one, never a half-written one; a failure (disk
   full, a refused export) leaves the old file as it was. The replaced
-  file's permissions (and owner, where allowed) are kept.
+  file's permissions (and owner, where allowed) are kept; a file its mode
+  makes read-only is refused, as a shell redirection would. (A file with
+  other hard links gets the new text under this name only.)
 - A symbolic link: followed to its target, which is written as above; the
   link stays a link.
 - A FIFO or a character device (a terminal, ``/dev/null``): written
@@ -232,6 +234,9 @@ def open_output(target: str, *, workspace: Path) -> Iterator[TextIO]:
         with _atomic(real, target, None) as stream:
             yield stream
     elif stat.S_ISREG(existing.st_mode):
+        if not os.access(real, os.W_OK):
+            # renaming over it would succeed; the file's own mode says not to
+            raise InputError("is read-only; make it writable or choose another file", target)
         with _atomic(real, target, existing) as stream:
             yield stream
     elif stat.S_ISFIFO(existing.st_mode) or stat.S_ISCHR(existing.st_mode):
