@@ -5,7 +5,10 @@ and every refused value named literally in the message."""
 
 from __future__ import annotations
 
+import os
 import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -14,7 +17,7 @@ from click.testing import CliRunner, Result
 from judgepool.cli import main
 from judgepool.core.contract import Scale
 from judgepool.formats.trec import read_qrels
-from judgepool.services.workspace import open_workspace, workspace_judgments
+from judgepool.services.workspace import find_run, open_workspace, workspace_judgments
 
 
 def run(*args: str) -> Result:
@@ -309,3 +312,35 @@ def test_grade_labels_are_ascii_digits_only(tmp_path: Path) -> None:
     result = run("init", str(tmp_path / "x.sqlite"), "--labels", "\uff11=Bad")
     refused(result, "labels look like")
     assert not (tmp_path / "x.sqlite").exists()
+
+
+def test_bytes_that_are_not_utf8_in_arguments_are_refused_clearly(ws: Path, tmp_path: Path) -> None:
+    """A byte that is not UTF-8 in argv or a file name reaches Python as a lone
+    surrogate, which SQLite cannot take: refused with a message, never a crash."""
+    directory = os.fsencode(tmp_path)
+    Path(os.fsdecode(directory + b"/caf\xe9.run")).write_text("1030303 Q0 d2 1 1.0 r\n")
+    Path(os.fsdecode(directory + b"/caf\xe9.qrels")).write_text("1030303 0 d2 1\n")
+    ws_ = os.fsencode(ws)
+    cases: list[tuple[list[bytes], int, str]] = [
+        ([b"export", ws_, b"qrels", b"--annotator", b"x\xff"], 2, "no annotator 'x\\udcff'"),
+        ([b"judge", ws_, b"1030303", b"d1", b"1", b"--annotator", b"a", b"--note", b"\xff"], 2,
+         "holds bytes that are not UTF-8"),
+        ([b"judge", ws_, b"1030303", b"d\xff", b"1", b"--annotator", b"a"], 2, "cannot be used"),
+        ([b"pool", ws_, b"--depth", b"1", b"--runs", b"\xff"], 2, "no run named '\\udcff'"),
+        ([b"import", ws_, b"qrels", directory + b"/caf\xe9.qrels"], 2, "rename the file"),
+        ([b"import", ws_, b"run", directory + b"/caf\xe9.run", b"--name", b"cafe"], 0,
+         "'cafe': 1 lines from"),
+    ]  # fmt: skip
+    for args, code, fragment in cases:
+        process = subprocess.run(
+            [sys.executable.encode(), b"-m", b"judgepool", *args],
+            capture_output=True,
+            timeout=60,
+        )
+        shown = (process.stdout + process.stderr).decode("utf-8")  # every byte is UTF-8
+        assert process.returncode == code, shown
+        assert fragment in shown, shown
+        assert "Traceback" not in shown and "unexpected error" not in shown
+    with open_workspace(ws) as workspace:
+        stored = find_run(workspace, "cafe")
+    assert stored is not None and stored.source.endswith("caf\\xe9.run")  # recorded visibly

@@ -10,6 +10,7 @@ may claim. Every value is named in messages through `judgepool.display.quoted`.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Final
 
 from judgepool.core.errors import InputError
@@ -94,9 +95,37 @@ def check_known_item(ws: Workspace, query_id: str, doc_id: str) -> None:
         )
 
 
+def storable(text: str) -> bool:
+    """Whether SQLite can store (or look up) ``text``: no lone surrogate, which
+    is what a byte that is not UTF-8 becomes in argv or a file name."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def check_text(what: str, value: str) -> None:
+    """Refuse free text (a note) that cannot be stored: bytes that are not UTF-8."""
+    if not storable(value):
+        raise InputError(
+            f"the {what} {quoted(value)} holds bytes that are not UTF-8; write it in UTF-8"
+        )
+
+
+def storable_path(path: str | Path) -> str:
+    """A file's path as text to record (a run's source): as it is when it is
+    UTF-8, else with each byte that is not shown as ``\\xNN``."""
+    text = str(path)
+    if storable(text):
+        return text
+    return text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+
+
 def check_known_annotator(ws: Workspace, name: str) -> None:
     """Refuse an annotator the workspace has never seen, naming the closest ones."""
-    if holdings.holds_annotator(ws.conn, name):
+    # A name SQLite cannot store cannot be stored there: no lookup needed.
+    if storable(name) and holdings.holds_annotator(ws.conn, name):
         return
     names = holdings.annotator_names(ws.conn)
     near = closest(name, names)

@@ -32,7 +32,10 @@ from judgepool.services.entry_checks import (
     check_known_annotator,
     check_known_item,
     check_name,
+    check_text,
     check_user_source,
+    storable,
+    storable_path,
 )
 from judgepool.services.qrels import QrelsExport, QrelsImport, export_qrels, import_qrels
 from judgepool.store import ledger, pools
@@ -294,7 +297,7 @@ def import_run(
             run_store.insert_run(
                 conn,
                 name=run_name,
-                source=str(path),
+                source=storable_path(path),
                 digest=parsed.digest,
                 query_ids=parsed.query_ids,
                 doc_ids=parsed.doc_ids,
@@ -371,6 +374,8 @@ def judge(
     check_id("document", doc_id)
     check_annotator_name(annotator)
     check_user_source(source)
+    if note is not None:
+        check_text("note", note)
     if seconds is not None and not seconds >= 0:
         raise InputError(f"seconds spent must be a number ≥ 0, got {seconds!r}")
     if not allow_new:
@@ -524,6 +529,9 @@ def pool(
     if isinstance(depth, bool) or not isinstance(depth, int) or depth <= 0:
         raise InputError(f"depth must be a positive integer, got {depth!r}")
     check_name("pool", name)
+    for wanted in runs or ():
+        if not storable(wanted):  # not a name SQLite could hold, so not a run's
+            raise InputError(f"no run named {quoted(wanted)} in the workspace", str(ws.path))
     chosen = run_store.run_names(ws, runs)
     if not chosen:
         raise InputError("the workspace has no runs to pool; import one first", str(ws.path))
