@@ -273,3 +273,21 @@ def test_a_socket_or_block_device_is_refused(ws: Path, tmp_path: Path) -> None:
     result = run("export", str(ws), "qrels", "-o", str(block))
     assert result.exit_code == 2 and "is neither a regular file" in result.stderr
     assert stat.S_ISBLK(block.stat().st_mode)
+
+
+def test_standard_output_appended_to_the_workspace_is_refused(ws: Path) -> None:
+    """``export ws qrels >> ws``: the shell opened the database for us; nothing
+    is written into it."""
+    size = ws.stat().st_size
+    with open(ws, "ab") as stdout:  # what '>>' hands the command
+        process = subprocess.run(
+            [sys.executable, "-m", "judgepool", "export", str(ws), "qrels"],
+            stdout=stdout,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=60,
+        )
+    assert process.returncode == 2, process.stderr
+    assert "standard output: is the workspace's own file 'w.sqlite'" in process.stderr
+    assert ws.stat().st_size == size
+    _intact(ws)

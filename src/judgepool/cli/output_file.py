@@ -49,6 +49,7 @@ from judgepool.display import quoted
 
 WORKSPACE_SUFFIXES: Final = ("", "-wal", "-shm", "-journal")
 STDOUT: Final = "-"
+STANDARD_OUTPUT: Final = "standard output"
 
 
 def _reason(exc: OSError) -> str:
@@ -72,12 +73,16 @@ def _workspace_files(workspace: Path) -> list[Path]:
     return [Path(base + suffix) for base in bases for suffix in WORKSPACE_SUFFIXES]
 
 
-def refuse_workspace_files(real: Path, target: str, workspace: Path) -> None:
-    """Refuse ``real`` (a resolved path) if it is one of the workspace's files."""
-    try:
-        mine: os.stat_result | None = os.stat(real)
-    except OSError:
-        mine = None
+def refuse_workspace_files(
+    real: Path | None, target: str, workspace: Path, mine: os.stat_result | None = None
+) -> None:
+    """Refuse ``real`` (a resolved path) or the open file ``mine`` is, if it is
+    one of the workspace's files."""
+    if mine is None and real is not None:
+        try:
+            mine = os.stat(real)
+        except OSError:
+            mine = None
     for own in _workspace_files(workspace):
         same = own == real
         if not same and mine is not None:
@@ -178,7 +183,7 @@ def _stdout() -> Iterator[TextIO]:
             os.close(devnull)
         except (OSError, ValueError):
             pass
-        raise write_error(exc, "standard output") from None
+        raise write_error(exc, STANDARD_OUTPUT) from None
 
 
 def is_standard_output(target: str) -> bool:
@@ -201,7 +206,11 @@ def open_output(target: str, *, workspace: Path) -> Iterator[TextIO]:
     if is_standard_output(target):
         # Through sys.stdout itself: opening /dev/stdout again would start a
         # second offset into a redirected file, and replacing it would
-        # unlink the file the shell opened.
+        # unlink the file the shell opened. ('>>' onto the database is
+        # refused too; '>' has already truncated it before we start.)
+        with contextlib.suppress(OSError, ValueError, io.UnsupportedOperation):
+            ours = os.fstat(sys.stdout.fileno())
+            refuse_workspace_files(None, STANDARD_OUTPUT, workspace, ours)
         with _stdout() as stream:
             yield stream
         return
