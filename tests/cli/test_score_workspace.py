@@ -62,7 +62,10 @@ def test_scores_are_stored_and_marked_stale_when_judgments_change(
     assert "bm25" in listing.stdout and "splade" in listing.stdout
     # a new grade changes the judged universe: stored evaluations are no longer current
     assert (
-        cli("judge", workspace, "19335", "brand-new-doc", "2", "--annotator", "ann").exit_code == 0
+        cli(
+            "judge", workspace, "19335", "brand-new-doc", "2", "--annotator", "ann", "--allow-new"
+        ).exit_code
+        == 0
     )
     again = cli("evaluations", workspace, "--format", "json")
     if again.exit_code != 0:  # the listing may only have a table format

@@ -58,7 +58,9 @@ def ws(tmp_path: Path) -> Path:
 
 def test_every_workspace_command_and_option_has_help() -> None:
     for name in WORKSPACE_COMMANDS:
-        command = main.commands[name]
+        # get_command imports the command's module (commands load on first use)
+        command = main.get_command(click.Context(main), name)
+        assert command is not None, name
         assert command.help, name
         for param in command.params:
             if isinstance(param, click.Option):
@@ -145,7 +147,7 @@ def test_import_judge_pool_export_round_trip(ws: Path, tmp_path: Path) -> None:
 def test_negative_grades_on_a_wide_scale(tmp_path: Path) -> None:
     path = tmp_path / "wide.sqlite"
     assert run("init", str(path), "--scale", "-1..4").exit_code == 0
-    result = run("judge", str(path), "q1", "d1", "-1", "--annotator", "a")
+    result = run("judge", str(path), "q1", "d1", "-1", "--annotator", "a", "--allow-new")
     assert result.exit_code == 0, result.output
     assert run("export", str(path), "qrels").stdout == "q1 0 d1 -1\n"
 
@@ -161,9 +163,9 @@ def test_negative_grades_on_a_wide_scale(tmp_path: Path) -> None:
         (("import", "{ws}", "queries", "{bad_run}", "--name", "x"), "--name applies to runs only"),
         (("pool", "{ws}", "--depth", "0"), "0"),
         (("pool", "{ws}", "--depth", "5"), "no runs to pool"),
-        (("export", "{ws}", "qrels", "--annotator", "nobody"), "no annotator named 'nobody'"),
+        (("export", "{ws}", "qrels", "--annotator", "nobody"), "has no annotator 'nobody'"),
         (("export", "{ws}", "qrels", "--consensus", "vote"), "vote"),
-        (("export", "{ws}", "qrels", "-o", "{ws}"), "is the workspace itself"),
+        (("export", "{ws}", "qrels", "-o", "{ws}"), "is the workspace's own file"),
         (("evaluations", "{text}"), "not a judgepool workspace"),
         (("import", "{text}", "run", "{bad_run}"), "not a judgepool workspace"),
         (("judge", "{missing}", "q", "d", "1", "--annotator", "a"), "no such workspace"),
@@ -237,10 +239,15 @@ def test_evaluations_show_contract_and_whether_the_digest_is_current(
 
 
 def test_data_text_is_printed_literally(ws: Path) -> None:
-    result = run("judge", str(ws), "q\x1b[31m", "d[bold]1", "1", "--annotator", "eve\x07")
-    assert result.exit_code == 0
-    assert "\x1b" not in result.stdout and "\x07" not in result.stdout
-    assert "q\\x1b[31m" in result.stdout and "d[bold]1" in result.stdout
+    # an ID with an escape sequence is refused, and named without acting
+    result = run("judge", str(ws), "q\x1b[31m", "d[bold]1", "1", "--annotator", "eve")
+    assert result.exit_code == 2
+    assert "\x1b" not in result.stderr
+    assert "'q\\x1b[31m'" in result.stderr
+    # markup is no control character: a valid ID, printed as it is
+    result = run("judge", str(ws), "q1", "d[bold]1", "1", "--annotator", "eve", "--allow-new")
+    assert result.exit_code == 0, result.output
+    assert "d[bold]1" in result.stdout
 
 
 # -- an import killed mid-way -----------------------------------------------------------

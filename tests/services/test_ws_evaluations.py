@@ -56,7 +56,8 @@ def _grade_several(ws: Workspace, seed: int) -> None:
         for doc in rng.sample(range(60), 25):
             for annotator in ("alice", "bob", "carol"):
                 if rng.random() < 0.6:
-                    judge(ws, f"q{q}", f"doc{doc}", rng.randint(0, 3), annotator=annotator)
+                    grade = rng.randint(0, 3)
+                    judge(ws, f"q{q}", f"doc{doc}", grade, annotator=annotator, allow_new=True)
 
 
 @pytest.mark.parametrize("rule", ["latest", "median", "adjudicated"])
@@ -124,7 +125,7 @@ def test_saved_evaluations_record_rule_and_turn_stale_when_judgments_change(
     assert records == [r.to_dict() for r in computed["latest"].per_query]
 
     # a new grade by a new annotator on a new item changes both universes
-    event = judge(ws, "q0", "brand-new-doc", 2, annotator="dave")
+    event = judge(ws, "q0", "brand-new-doc", 2, annotator="dave", allow_new=True)
     assert [e.current for e in list_evaluations(ws)] == [False, False]
     # taking it back restores the same universe, so the same digest: current again
     undo(ws, event.id, annotator="dave")
@@ -203,7 +204,7 @@ def test_pool_refuses_bad_depth_and_unknown_runs(ws: Workspace, tmp_path: Path) 
         pool(ws, depth=3)
     (tmp_path / "a.run").write_text("q1 Q0 d1 1 1 a\n")
     import_run(ws, tmp_path / "a.run")
-    with pytest.raises(InputError, match="no run named 'zz' in the workspace; known runs: a"):
+    with pytest.raises(InputError, match="no run named 'zz' in the workspace; known runs: 'a'"):
         pool(ws, depth=3, runs=["zz"])
     with pytest.raises(InputError, match="positive"):
         pool(ws, depth=0)

@@ -167,7 +167,7 @@ def test_qrels_become_judgment_events_from_the_import(ws: Workspace, tmp_path: P
 
 def test_qrels_annotator_option(ws: Workspace, tmp_path: Path) -> None:
     import_qrels(ws, write(tmp_path / "a.qrels", "q1 0 d1 3\n"), annotator="nist")
-    judge(ws, "q1", "d1", 1, annotator="alice")
+    judge(ws, "q1", "d1", 1, annotator="alice", allow_new=True)
     import_qrels(ws, write(tmp_path / "it's.qrels", "q1 0 d2 0\n"), annotator="o'brien")
     events = list_events(ws)
     assert [(e.annotator, e.source) for e in events] == [
@@ -196,7 +196,7 @@ def test_qrels_annotator_option(ws: Workspace, tmp_path: Path) -> None:
 def test_a_bad_qrels_line_refuses_the_import_and_changes_nothing(
     ws: Workspace, tmp_path: Path, text: str, line: int, message: str
 ) -> None:
-    judge(ws, "q0", "d0", 1, annotator="alice")
+    judge(ws, "q0", "d0", 1, annotator="alice", allow_new=True)
     before = snapshot(ws)
     path = write(tmp_path / "bad.qrels", text)
     with pytest.raises(InputError, match=message) as caught:

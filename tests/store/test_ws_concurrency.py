@@ -34,7 +34,10 @@ with open_workspace(path) as ws:
         time.sleep(0.001)
     print("started", time.time(), flush=True)
     for i in range(count):
-        event = judge(ws, "q%d" % (i % 7), "d%d" % i, (i + len(annotator)) % 4, annotator=annotator)
+        event = judge(
+            ws, "q%d" % (i % 7), "d%d" % i, (i + len(annotator)) % 4,
+            annotator=annotator, allow_new=True,
+        )
         print(event.id, flush=True)
     print("finished", time.time(), flush=True)
 """
@@ -92,9 +95,10 @@ def test_a_grade_waiting_too_long_for_the_lock_fails_cleanly(tmp_path: Path) -> 
     holder.execute("BEGIN IMMEDIATE")  # e.g. a long import in another process
     with open_workspace(path, busy_timeout_ms=200) as ws:
         with pytest.raises(WorkspaceBusy, match="busy") as caught:
-            judge(ws, "q1", "d1", 1, annotator="alice")
+            judge(ws, "q1", "d1", 1, annotator="alice", allow_new=True)
         assert caught.value.exit_code == 2
         holder.execute("ROLLBACK")
-        judge(ws, "q1", "d1", 1, annotator="alice")  # and works once the lock is free
+        # and works once the lock is free
+        judge(ws, "q1", "d1", 1, annotator="alice", allow_new=True)
         assert len(list_events(ws)) == 1
     holder.close()

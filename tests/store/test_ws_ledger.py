@@ -4,6 +4,7 @@ undo by appending, consensus rules, disagreements, and the qrels digest."""
 from __future__ import annotations
 
 import contextlib
+import functools
 import io
 import random
 from collections.abc import Iterator
@@ -18,13 +19,16 @@ from judgepool.services.workspace import (
     disagreements,
     export_qrels,
     init_workspace,
-    judge,
     set_adjudicator,
     undo,
     workspace_consensus,
     workspace_judgments,
 )
+from judgepool.services.workspace import judge as judge_held
 from judgepool.store.ledger import current_judgments, list_events, low_median
+
+# These tests judge items made up on the spot, in workspaces holding nothing else.
+judge = functools.partial(judge_held, allow_new=True)
 
 
 @pytest.fixture
@@ -162,8 +166,8 @@ def test_consensus_rules(ws: Workspace) -> None:
     judge(ws, "q1", "trio", 1, annotator="bob")
     judge(ws, "q1", "trio", 2, annotator="carol")
     # adjudicated: judy's grade settles "trio"; "pair" stays unresolved
-    set_adjudicator(ws, "judy")
     judge(ws, "q1", "trio", 1, annotator="judy")
+    set_adjudicator(ws, "judy")  # an annotator the workspace knows, once they have graded
 
     latest = workspace_consensus(ws, "latest")
     assert latest.judgments == {"q1": {"solo": 2, "agreed": 1, "pair": 0, "trio": 1}}

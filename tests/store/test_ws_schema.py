@@ -173,7 +173,7 @@ def test_opening_a_version_1_workspace_upgrades_it_keeping_every_row(tmp_path: P
             ).fetchone()[0]
             == 3
         )
-        judge(ws, "q1", "d1", 0, annotator="bob")
+        judge(ws, "q1", "d1", 0, annotator="bob", allow_new=True)
         # a run imported before column snapshots existed is read from its rows
         entries, _ = load_run_entries(ws, "bm25")
         assert [(e.doc_id, e.rank, e.line) for e in entries] == [("d1", 1, 1), ("d1", 2, 2)]
@@ -210,7 +210,7 @@ def test_a_failed_upgrade_changes_nothing(tmp_path: Path) -> None:
 def test_the_ledger_refuses_update_and_delete(tmp_path: Path) -> None:
     path = tmp_path / "w.sqlite"
     with create_workspace(path) as ws:
-        judge(ws, "q1", "d1", 2, annotator="alice")
+        judge(ws, "q1", "d1", 2, annotator="alice", allow_new=True)
     conn = sqlite3.connect(path)
     with pytest.raises(sqlite3.DatabaseError, match="append-only"):
         conn.execute("UPDATE judgment_events SET grade = 3")

@@ -29,6 +29,9 @@ def _run_app(workspace: Path, annotator: str | None) -> None:
     from judgepool.tui.grading import read_session
 
     who = annotator or services.default_annotator()
+    # Refused before the app starts, not at each grade: control characters,
+    # or a name that would pass for provenance (import:..., model:...).
+    services.check_annotator_name(who)
     # The app's one connection for its main thread, opened here: the plan is
     # read on it before Textual is imported, so the import does not wait on it
     # (see `create_app`), and the app takes it over rather than opening

@@ -11,21 +11,19 @@ for people; exported qrels are data and are written exactly.
 from __future__ import annotations
 
 import json
-import os
-import sys
 import time
 from pathlib import Path
-from types import TracebackType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import click
 
 from judgepool.cli import main
+from judgepool.cli.import_progress import ImportProgress
 from judgepool.cli.lazy import LazyModule
-from judgepool.cli.progress import StageProgress
+from judgepool.cli.output_file import is_standard_output, open_output
+from judgepool.cli.workspace_args import parse_grade, parse_labels
 from judgepool.core.contract import Scale
-from judgepool.core.errors import InputError
-from judgepool.display import literal
+from judgepool.display import literal, quoted
 
 if TYPE_CHECKING:
     from judgepool.services import workspace as services
@@ -36,46 +34,6 @@ from judgepool.store.rules import CONSENSUS_RULES
 WORKSPACE_HELP = "A workspace file; a bare name (no slash, no suffix) means workspaces/NAME.sqlite."
 
 
-class ImportProgress:
-    """A stage spinner while a file is read, then a bar while its lines are
-    written; both on standard error and only when it is a terminal."""
-
-    def __init__(self, label: str, enabled: bool | None = None) -> None:
-        self.enabled = sys.stderr.isatty() if enabled is None else enabled
-        self.label = label
-        self._stage = StageProgress(self.enabled)
-        self._bar: Any = None
-        self._done = 0
-
-    def __enter__(self) -> ImportProgress:
-        self._stage.__enter__()
-        self._stage.update(f"reading {self.label}")
-        return self
-
-    def __call__(self, done: int, total: int) -> None:
-        if not self.enabled:
-            return
-        if self._bar is None:
-            self._stage.__exit__(None, None, None)
-            self._bar = click.progressbar(
-                length=total, label=f"writing {literal(self.label)}", file=sys.stderr
-            )
-            self._bar.__enter__()
-        self._bar.update(done - self._done)
-        self._done = done
-
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        value: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        if self._bar is not None:
-            self._bar.__exit__(kind, value, traceback)
-        else:
-            self._stage.__exit__(kind, value, traceback)
-
-
 def _open(workspace: str, *, to_write: bool = False) -> services.Workspace:
     """The workspace; with ``to_write``, refused at once when it is read-only
     (before an import reads its whole file only to find it cannot be stored)."""
@@ -84,34 +42,6 @@ def _open(workspace: str, *, to_write: bool = False) -> services.Workspace:
         ws.close()
         raise services.WorkspaceReadOnly(ws.path)
     return ws
-
-
-def _parse_grade(text: str) -> int | None:
-    """A grade argument: an integer, or ``unsure`` (returned as None)."""
-    if text.strip().lower() == "unsure":
-        return None
-    try:
-        return int(text)
-    except ValueError:
-        raise InputError(
-            f"grade must be an integer of the scale or 'unsure', got {text!r}"
-        ) from None
-
-
-def _parse_labels(text: str | None) -> dict[int, str] | None:
-    if not text:
-        return None
-    labels: dict[int, str] = {}
-    for part in text.split(","):
-        grade, sep, label = part.partition("=")
-        try:
-            value = int(grade.strip())
-        except ValueError:
-            value = None
-        if not sep or value is None or not label.strip():
-            raise InputError(f"labels look like '0=Bad,1=Fair,2=Good'; cannot read {part!r}")
-        labels[value] = label.strip()
-    return labels
 
 
 @main.command("init")
@@ -136,7 +66,7 @@ def init_command(workspace: str, scale: str, labels: str | None) -> None:
     WORKSPACE is a path to the SQLite file to create; a bare name means
     workspaces/NAME.sqlite. An existing file is refused and left as it is.
     """
-    ws = services.init_workspace(workspace, scale=Scale.parse(scale), labels=_parse_labels(labels))
+    ws = services.init_workspace(workspace, scale=Scale.parse(scale), labels=parse_labels(labels))
     with ws:
         named = ", ".join(f"{grade} {literal(label)}" for grade, label in ws.labels().items())
         click.echo(f"created workspace {literal(str(ws.path))} (scale {ws.scale}: {named})")
@@ -155,10 +85,17 @@ def init_command(workspace: str, scale: str, labels: str | None) -> None:
 @click.option(
     "--annotator",
     default=None,
-    help="Whose judgments the qrels are (qrels only). [default: import:FILE-NAME]",
+    help="Whose judgments the qrels are (qrels only); not starting with import: or model:. "
+    "[default: import:FILE-NAME]",
+)
+@click.option(
+    "--replace",
+    is_flag=True,
+    help="Qrels only: withdraw the annotator's judgments that the file does not have, so "
+    "they hold exactly the file (the ledger keeps the old ones). Without it they are kept.",
 )
 def import_command(
-    workspace: str, kind: str, file: Path, name: str | None, annotator: str | None
+    workspace: str, kind: str, file: Path, name: str | None, annotator: str | None, replace: bool
 ) -> None:
     """Import FILE into WORKSPACE as queries, docs, qrels or a run.
 
@@ -166,7 +103,9 @@ def import_command(
     queries  TSV id<TAB>text[<TAB>narrative], or JSONL {"id", "text", "narrative"}
     docs     TSV id<TAB>text[<TAB>title], or JSONL {"id", "text", "title"}
     qrels    TREC qrels (qid iteration docid grade), grades inside the workspace's
-             scale, recorded as judgments with source import:FILE-NAME
+             scale, recorded as judgments with source import:FILE-NAME; the
+             annotator's judgments the file does not have are kept and
+             counted (--replace withdraws them)
     run      TREC run (qid Q0 docid rank score tag), plain or gzip
 
     The whole file is checked first: a bad line anywhere refuses the import
@@ -176,29 +115,33 @@ def import_command(
         raise click.UsageError("--name applies to runs only")
     if annotator is not None and kind != "qrels":
         raise click.UsageError("--annotator applies to qrels only")
+    if replace and kind != "qrels":
+        raise click.UsageError("--replace applies to qrels only")
     started = time.perf_counter()
     with _open(workspace, to_write=True) as ws, ImportProgress(str(file)) as progress:
         if kind == "run":
             run = services.import_run(ws, file, name=name, on_progress=progress)
         elif kind == "qrels":
-            qrels = services.import_qrels(ws, file, annotator=annotator, on_progress=progress)
+            qrels = services.import_qrels(
+                ws, file, annotator=annotator, replace=replace, on_progress=progress
+            )
         else:
             importer = services.import_queries if kind == "queries" else services.import_documents
             table = importer(ws, file, on_progress=progress)
     elapsed = time.perf_counter() - started
     if kind == "run":
         if run.already_present:
-            click.echo(f"run {literal(run.name)!r} is already in the workspace (same content)")
+            click.echo(f"run {quoted(run.name)} is already in the workspace (same content)")
         else:
             click.echo(
-                f"run {literal(run.name)!r}: {run.lines:,} lines from {literal(str(file))} "
+                f"run {quoted(run.name)}: {run.lines:,} lines from {literal(str(file))} "
                 f"in {elapsed:.1f}s (run digest {run.digest[:12]})"
             )
     elif kind == "qrels":
         click.echo(
             f"qrels: {qrels.judgments:,} judgments from {literal(str(file))} as annotator "
-            f"{literal(qrels.annotator)!r}: {qrels.added:,} recorded, "
-            f"{qrels.unchanged:,} unchanged"
+            f"{quoted(qrels.annotator)}: {qrels.added:,} recorded, "
+            f"{qrels.unchanged:,} unchanged; {_missing(qrels)}"
         )
     else:
         counts = table.counts
@@ -213,24 +156,48 @@ def import_command(
 @click.argument("query")
 @click.argument("doc")
 @click.argument("grade")
-@click.option("--annotator", required=True, help="Who is grading.")
+@click.option(
+    "--annotator",
+    required=True,
+    help="Who is grading: a name without control characters, not starting with import: "
+    "or model: (those mark where judgments come from).",
+)
 @click.option("--note", default=None, help="A note kept with the judgment.")
 @click.option(
     "--source",
     default="human",
     show_default=True,
-    help="Where the grade comes from: human, or model:NAME for a model's grade.",
+    help="Where the grade comes from: human, or model:NAME for a model's grade. "
+    "(import: sources are written by importing qrels only.)",
+)
+@click.option(
+    "--allow-new",
+    is_flag=True,
+    help="Judge a query or document the workspace does not hold yet (see above).",
 )
 def judge_command(
-    workspace: str, query: str, doc: str, grade: str, annotator: str, note: str | None, source: str
+    workspace: str,
+    query: str,
+    doc: str,
+    grade: str,
+    annotator: str,
+    note: str | None,
+    source: str,
+    allow_new: bool,
 ) -> None:
     """Grade document DOC for query QUERY in WORKSPACE.
 
     GRADE is an integer of the workspace's scale (negative grades too, if the
     scale has them), or 'unsure' to defer without a grade. The grade is on
     disk when the command returns; earlier grades stay in the ledger.
+
+    QUERY and DOC are TREC tokens (no whitespace or control characters, not
+    starting with '#'), and must be held by the workspace: imported (import
+    queries / docs), in a stored run, in a pool, or already judged by
+    anyone. Anything else is refused as a likely typo, naming the closest
+    known IDs; --allow-new judges it anyway.
     """
-    value = _parse_grade(grade)
+    value = parse_grade(grade)
     with _open(workspace, to_write=True) as ws:
         event = services.judge(
             ws,
@@ -241,6 +208,7 @@ def judge_command(
             unsure=value is None,
             note=note,
             source=source,
+            allow_new=allow_new,
         )
     shown = "unsure" if event.unsure else str(event.grade)
     before = "" if event.previous_event is None else f" (was {_state(event.previous_grade)})"
@@ -248,6 +216,18 @@ def judge_command(
         f"{literal(event.annotator)}: query {literal(event.query_id)} doc "
         f"{literal(event.doc_id)} -> {shown}{before} [event {event.id}]"
     )
+
+
+def _missing(qrels: services.QrelsImport) -> str:
+    """What happened to the annotator's judgments the file does not have."""
+    if qrels.withdrawn:
+        return f"{qrels.withdrawn:,} not in the file withdrawn (--replace)"
+    if qrels.missing:
+        return (
+            f"{qrels.missing:,} held by the annotator but not in the file kept "
+            "(--replace withdraws them)"
+        )
+    return "the annotator holds nothing the file does not have"
 
 
 def _state(grade: int | None) -> str:
@@ -263,7 +243,12 @@ def _state(grade: int | None) -> str:
     required=True,
     help="How many top documents per query of each run (trec_eval order).",
 )
-@click.option("--name", default="default", show_default=True, help="The pool to create or extend.")
+@click.option(
+    "--name",
+    default="default",
+    show_default=True,
+    help="The pool to create or extend (a name without control characters).",
+)
 def pool_command(workspace: str, runs: str | None, depth: int, name: str) -> None:
     """Add the top --depth documents per query of each run to a pool of WORKSPACE.
 
@@ -275,8 +260,8 @@ def pool_command(workspace: str, runs: str | None, depth: int, name: str) -> Non
     with _open(workspace, to_write=True) as ws:
         result = services.pool(ws, depth=depth, runs=chosen, name=name)
     click.echo(
-        f"pool {literal(result.name)!r}: {result.added:,} new documents from "
-        f"{', '.join(literal(r) for r in result.runs)} at depth {result.depth}; "
+        f"pool {quoted(result.name)}: {result.added:,} new documents from "
+        f"{', '.join(quoted(r) for r in result.runs)} at depth {result.depth}; "
         f"{result.members:,} members over {result.queries:,} queries"
     )
 
@@ -290,7 +275,9 @@ def pool_command(workspace: str, runs: str | None, depth: int, name: str) -> Non
     default="-",
     show_default=True,
     metavar="FILE",
-    help="Where to write; '-' for standard output.",
+    help="Where to write; '-' for standard output. A file is replaced whole (written "
+    "beside it, then renamed), a symbolic link's target likewise; a FIFO or device is "
+    "written into; the workspace's own files are refused.",
 )
 @click.option("--annotator", default=None, help="Export this annotator's grades only.")
 @click.option(
@@ -308,24 +295,11 @@ def export_command(
     By default the consensus of all annotators; with --annotator, one
     annotator's current grades. Items only marked unsure are not judged.
     """
-    with _open(workspace) as ws:
-        if output == "-":
-            result = services.export_qrels(ws, sys.stdout, annotator=annotator, rule=consensus)
-        else:
-            target = Path(output)
-            if target.exists() and target.resolve() == ws.path.resolve():
-                raise InputError("is the workspace itself; choose another output file", output)
-            temporary = target.with_name(f".{target.name}.{os.getpid()}.tmp")
-            try:
-                with open(temporary, "w", encoding="utf-8", newline="\n") as handle:
-                    result = services.export_qrels(ws, handle, annotator=annotator, rule=consensus)
-                os.replace(temporary, target)
-            except OSError as exc:
-                raise InputError(f"cannot write: {exc.strerror or exc}", output) from None
-            finally:
-                temporary.unlink(missing_ok=True)
+    to_stdout = is_standard_output(output)  # the summary must not mix with the qrels
+    with _open(workspace) as ws, open_output(output, workspace=ws.path) as stream:
+        result = services.export_qrels(ws, stream, annotator=annotator, rule=consensus)
     whose = (
-        f"annotator {literal(annotator)!r}" if annotator is not None else f"consensus {result.rule}"
+        f"annotator {quoted(annotator)}" if annotator is not None else f"consensus {result.rule}"
     )
     if result.unresolved:
         click.echo(
@@ -333,7 +307,7 @@ def export_command(
             "left out (see: judgepool disagreements)",
             err=True,
         )
-    if output != "-":
+    if not to_stdout:
         click.echo(
             f"wrote {result.judgments:,} judgments over {result.queries:,} queries ({whose}) to "
             f"{literal(output)}; qrels digest {result.digest}"
@@ -404,8 +378,8 @@ def evaluations_command(workspace: str, fmt: str) -> None:
     "adjudicators",
     multiple=True,
     metavar="NAME",
-    help="Record NAME as an adjudicator: their grade settles disagreements under the "
-    "adjudicated consensus. Repeatable.",
+    help="Record NAME, an annotator of the workspace, as an adjudicator: their grade settles "
+    "disagreements under the adjudicated consensus. Repeatable.",
 )
 @click.option(
     "--not-adjudicator",
@@ -419,6 +393,8 @@ def annotators_command(
 ) -> None:
     """List WORKSPACE's annotators (role, events, graded items); set adjudicators."""
     with _open(workspace) as ws:
+        for name in (*adjudicators, *revoked):  # every name checked before any role changes
+            services.check_annotator(ws, name)
         for name in adjudicators:
             services.set_adjudicator(ws, name, True)
         for name in revoked:

@@ -16,15 +16,28 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, Any
 
 from judgepool.core.aggregate import group_by_query
 from judgepool.core.contract import Contract, Scale
 from judgepool.core.errors import InputError
 from judgepool.core.ranking import order_entries
 from judgepool.core.types import Evaluation, RunEntry
+from judgepool.display import quoted
 from judgepool.formats.tables import TableKind, read_table
-from judgepool.formats.trec import qrels_digest, read_qrels_rows, read_run
+from judgepool.formats.trec import read_run
+from judgepool.services.entry_checks import (
+    check_annotator_name,
+    check_id,
+    check_known_annotator,
+    check_known_item,
+    check_name,
+    check_text,
+    check_user_source,
+    storable,
+    storable_path,
+)
+from judgepool.services.qrels import QrelsExport, QrelsImport, export_qrels, import_qrels
 from judgepool.store import ledger, pools
 from judgepool.store import runs as run_store
 from judgepool.store.corpus import CorpusCounts, upsert_rows
@@ -60,12 +73,16 @@ __all__ = [
     "Consensus",
     "Disagreement",
     "JudgmentEvent",
+    "QrelsExport",
+    "QrelsImport",
     "StoredEvaluation",
     "StoredRun",
     "Workspace",
     "WorkspaceBusy",
     "WorkspaceChanged",
     "WorkspaceReadOnly",
+    "check_annotator",
+    "check_annotator_name",
     "default_annotator",
     "default_contract",
     "disagreements",
@@ -178,53 +195,6 @@ def import_documents(
     return _import_table(ws, path, "documents", on_progress)
 
 
-# -- qrels --------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class QrelsImport:
-    path: str
-    annotator: str
-    source: str
-    judgments: int
-    added: int
-    unchanged: int
-
-
-def _read_qrels_for(ws: Workspace, path: str | Path) -> list[tuple[str, str, int]]:
-    """The file's (query, doc, grade) in file order, every grade checked against
-    the workspace's scale; the first bad line raises with file and line."""
-    refuse_workspace_file(path)
-    return read_qrels_rows(
-        path,
-        ws.scale,
-        "it is the workspace's scale, chosen when it is created (judgepool init --scale)",
-    )
-
-
-def import_qrels(
-    ws: Workspace,
-    path: str | Path,
-    *,
-    annotator: str | None = None,
-    on_progress: ProgressCallback | None = None,
-) -> QrelsImport:
-    """Import a qrels file as judgment events with source ``import:<file name>``.
-
-    The annotator defaults to the source itself, so the file counts as one
-    annotator beside the people who grade. An item the annotator already holds
-    at the same grade adds no event (re-importing a file changes nothing).
-    """
-    source = f"import:{Path(path).name}"
-    who = annotator if annotator else source
-    grades = _read_qrels_for(ws, path)
-    _report(on_progress, 0, len(grades))
-    with ws.write() as conn:
-        result = ledger.append_grades(conn, grades, annotator=who, source=source)
-    _report(on_progress, len(grades), len(grades))
-    return QrelsImport(str(path), who, source, len(grades), result.added, result.unchanged)
-
-
 # -- runs ---------------------------------------------------------------------------
 
 
@@ -288,11 +258,11 @@ def default_run_name(path: str | Path) -> str:
 
 
 def check_run_name(name: str) -> None:
-    if not name or name != name.strip() or "," in name or any(ch < " " for ch in name):
-        raise InputError(
-            f"run name {name!r} must be non-empty, without commas, control characters or "
-            "surrounding spaces"
-        )
+    """Refuse a run name that is not a name (`judgepool.core.tokens`) or holds a
+    comma (``--runs`` lists names separated by commas)."""
+    check_name("run", name)
+    if "," in name:
+        raise InputError(f"run name {quoted(name)} cannot be used: it holds a comma")
 
 
 def import_run(
@@ -321,8 +291,8 @@ def import_run(
                 run_name, str(path), parsed.digest, existing.lines, already_present=True
             )
         raise InputError(
-            f"the workspace already has a different run named {run_name!r} "
-            f"(imported from {existing.source}); choose another with --name",
+            f"the workspace already has a different run named {quoted(run_name)} "
+            f"(imported from {quoted(existing.source)}); choose another with --name",
             str(path),
         )
     total = len(parsed.scores)
@@ -334,7 +304,7 @@ def import_run(
             run_store.insert_run(
                 conn,
                 name=run_name,
-                source=str(path),
+                source=storable_path(path),
                 digest=parsed.digest,
                 query_ids=parsed.query_ids,
                 doc_ids=parsed.doc_ids,
@@ -384,12 +354,6 @@ def _check_grade(ws: Workspace, grade: int | None, unsure: bool) -> None:
         raise InputError(f"grade {grade} is outside the workspace's scale {ws.scale}")
 
 
-def _check_item(query_id: str, doc_id: str, annotator: str) -> None:
-    for what, value in (("query", query_id), ("document", doc_id), ("annotator", annotator)):
-        if not value or value != value.strip():
-            raise InputError(f"the {what} ID must be non-empty, without surrounding spaces")
-
-
 def judge(
     ws: Workspace,
     query_id: str,
@@ -401,14 +365,28 @@ def judge(
     note: str | None = None,
     source: str = "human",
     seconds: float | None = None,
+    allow_new: bool = False,
 ) -> JudgmentEvent:
     """Record one grade (or ``unsure=True`` with ``grade=None``) as a new ledger
-    event, in its own transaction; returns the event once it is committed."""
+    event, in its own transaction; returns the event once it is committed.
+
+    Query and document IDs must be TREC tokens, and held by the workspace
+    (imported, in a run, a pool or a judgment: `judgepool.store.holdings`)
+    unless ``allow_new``; the refusal names the closest known IDs. The
+    annotator must be a name not reserved for provenance, and ``source``
+    ``human`` or ``model:NAME``.
+    """
     _check_grade(ws, grade, unsure)
-    _check_item(query_id, doc_id, annotator)
-    ledger.check_source(source)
+    check_id("query", query_id)
+    check_id("document", doc_id)
+    check_annotator_name(annotator)
+    check_user_source(source)
+    if note is not None:
+        check_text("note", note)
     if seconds is not None and not seconds >= 0:
         raise InputError(f"seconds spent must be a number ≥ 0, got {seconds!r}")
+    if not allow_new:
+        check_known_item(ws, query_id, doc_id)
     with ws.write() as conn:
         event_id = ledger.append_event(
             conn,
@@ -435,7 +413,7 @@ def undo(ws: Workspace, event_id: int, *, annotator: str) -> JudgmentEvent:
         target = ledger.get_event(ws, event_id)
         if target.annotator != annotator:
             raise InputError(
-                f"event {event_id} is {target.annotator!r}'s, not {annotator!r}'s; "
+                f"event {event_id} is {quoted(target.annotator)}'s, not {quoted(annotator)}'s; "
                 "only your own grades can be undone"
             )
         latest = conn.execute(
@@ -445,7 +423,8 @@ def undo(ws: Workspace, event_id: int, *, annotator: str) -> JudgmentEvent:
         ).fetchone()[0]
         if latest != event_id:
             raise InputError(
-                f"query {target.query_id!r} doc {target.doc_id!r} was judged again after event "
+                f"query {quoted(target.query_id)} doc {quoted(target.doc_id)} was judged again "
+                f"after event "
                 f"{event_id} (event {latest}); undo that one first"
             )
         grade: int | None = None
@@ -468,8 +447,17 @@ def undo(ws: Workspace, event_id: int, *, annotator: str) -> JudgmentEvent:
 
 def set_adjudicator(ws: Workspace, name: str, adjudicator: bool = True) -> None:
     """Record (or revoke) ``name`` as an adjudicator, whose grade settles
-    disagreements under the ``adjudicated`` rule."""
+    disagreements under the ``adjudicated`` rule. ``name`` must be an annotator
+    the workspace knows (the refusal names the closest ones)."""
+    check_annotator(ws, name)
     ledger.set_adjudicator(ws, name, adjudicator)
+
+
+def check_annotator(ws: Workspace, name: str) -> None:
+    """Refuse ``name`` unless it is an annotator the workspace knows, naming the
+    closest known ones."""
+    check_name("annotator", name)
+    check_known_annotator(ws, name)
 
 
 def list_annotators(ws: Workspace) -> list[Annotator]:
@@ -500,49 +488,6 @@ def workspace_judgments(
     ``latest`` unless changed). The digest equals that of the exported qrels."""
     chosen = workspace_consensus(ws, rule)
     return chosen.judgments, chosen.digest
-
-
-@dataclass(frozen=True)
-class QrelsExport:
-    judgments: int
-    queries: int
-    digest: str
-    rule: str | None
-    annotator: str | None
-    unresolved: int
-
-
-def export_qrels(
-    ws: Workspace,
-    out: TextIO,
-    *,
-    annotator: str | None = None,
-    rule: str | None = None,
-) -> QrelsExport:
-    """Write TREC qrels (``qid 0 docid grade``, sorted) to ``out``: the consensus
-    under ``rule``, or one annotator's current grades."""
-    if annotator is not None and rule is not None:
-        raise InputError("export either one annotator's grades or a consensus, not both")
-    unresolved = 0
-    if annotator is not None:
-        known = {a.name for a in ledger.list_annotators(ws)}
-        if annotator not in known:
-            raise InputError(
-                f"no annotator named {annotator!r}; known: {', '.join(sorted(known)) or 'none'}"
-            )
-        judgments = ledger.annotator_grades(ws, annotator)
-        digest = qrels_digest(judgments)
-        used_rule = None
-    else:
-        chosen = workspace_consensus(ws, rule)
-        judgments, digest, used_rule = chosen.judgments, chosen.digest, chosen.rule
-        unresolved = len(chosen.unresolved)
-    count = 0
-    for query_id in sorted(judgments):
-        for doc_id, grade in sorted(judgments[query_id].items()):
-            out.write(f"{query_id} 0 {doc_id} {grade}\n")
-            count += 1
-    return QrelsExport(count, len(judgments), digest, used_rule, annotator, unresolved)
 
 
 # -- pools --------------------------------------------------------------------------
@@ -585,10 +530,15 @@ def pool(
     name: str = "default",
 ) -> PoolResult:
     """Add the top ``depth`` documents per query of each run (every stored run when
-    ``runs`` is None) to the pool ``name``, recording which run and rank brought
-    each one in. A pool only grows: existing members are kept."""
+    ``runs`` is None) to the pool ``name`` (a name: `judgepool.core.tokens`),
+    recording which run and rank brought each one in. A pool only grows:
+    existing members are kept."""
     if isinstance(depth, bool) or not isinstance(depth, int) or depth <= 0:
         raise InputError(f"depth must be a positive integer, got {depth!r}")
+    check_name("pool", name)
+    for wanted in runs or ():
+        if not storable(wanted):  # not a name SQLite could hold, so not a run's
+            raise InputError(f"no run named {quoted(wanted)} in the workspace", str(ws.path))
     chosen = run_store.run_names(ws, runs)
     if not chosen:
         raise InputError("the workspace has no runs to pool; import one first", str(ws.path))

@@ -22,13 +22,13 @@ an item only deferred by everyone is not judged):
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
 from judgepool.core.errors import InputError
+from judgepool.display import quoted
 from judgepool.formats.trec import qrels_digest
-from judgepool.store.bulk import insert_flat
 from judgepool.store.rules import CONSENSUS_RULES
 from judgepool.store.workspace import Workspace, now
 
@@ -105,7 +105,9 @@ def check_source(source: str) -> None:
     for prefix in ("import:", "model:"):
         if source.startswith(prefix) and len(source) > len(prefix):
             return
-    raise InputError(f"source must be 'human', 'import:<file>' or 'model:<name>'; got {source!r}")
+    raise InputError(
+        f"source must be 'human', 'import:<file>' or 'model:<name>'; got {quoted(source)}"
+    )
 
 
 def register_annotator(conn: sqlite3.Connection, annotator: str) -> None:
@@ -163,54 +165,6 @@ def append_event(
     )
     assert cursor.lastrowid is not None  # an INSERT into a rowid table always sets it
     return cursor.lastrowid
-
-
-@dataclass(frozen=True)
-class BulkResult:
-    added: int
-    unchanged: int
-
-
-def append_grades(
-    conn: sqlite3.Connection,
-    grades: Iterable[tuple[str, str, int]],
-    *,
-    annotator: str,
-    source: str,
-) -> BulkResult:
-    """Append a grade event per (query, doc, grade) for one annotator, inside the
-    caller's transaction. An item the annotator already holds at the same grade
-    gets no event: re-importing a file adds nothing to the ledger."""
-    register_annotator(conn, annotator)
-    current = {
-        (query_id, doc_id): (grade, event_id)
-        for query_id, doc_id, grade, event_id in conn.execute(
-            "SELECT query_id, doc_id, grade, event_id FROM current_judgments WHERE annotator = ?",
-            (annotator,),
-        )
-    }
-    stamp = now()
-    flat: list[object] = []
-    unchanged = 0
-    for query_id, doc_id, grade in grades:
-        previous = current.get((query_id, doc_id))
-        if previous is not None and previous[0] == grade:
-            unchanged += 1
-            continue
-        previous_grade, previous_event = previous if previous is not None else (None, None)
-        flat += (query_id, doc_id, grade, previous_grade, previous_event, annotator, stamp, source)
-    # Inserted in the given order, so ledger IDs follow the file's lines. Every
-    # value is a bound parameter: names and sources never become SQL text.
-    insert_flat(
-        conn,
-        "INSERT INTO judgment_events (query_id, doc_id, grade, previous_grade, previous_event, "
-        "annotator, created_at, source, unsure) VALUES",
-        "(?, ?, ?, ?, ?, ?, ?, ?, 0)",
-        8,
-        flat,
-    )
-    added = len(flat) // 8
-    return BulkResult(added, unchanged)
 
 
 def get_event(ws: Workspace, event_id: int) -> JudgmentEvent:
@@ -369,7 +323,7 @@ def low_median(grades: Sequence[int]) -> int:
 def check_rule(rule: str) -> None:
     if rule not in CONSENSUS_RULES:
         raise InputError(
-            f"unknown consensus rule {rule!r}; choose one of {', '.join(CONSENSUS_RULES)}"
+            f"unknown consensus rule {quoted(rule)}; choose one of {', '.join(CONSENSUS_RULES)}"
         )
 
 

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from judgepool.core.errors import InputError
 from judgepool.core.types import RunEntry
+from judgepool.display import quoted
 from judgepool.store.bulk import insert_flat
 from judgepool.store.workspace import Workspace, now
 
@@ -77,9 +78,11 @@ def get_run(ws: Workspace, name: str) -> StoredRun:
     if run is None:
         known = [r.name for r in list_runs(ws)]
         hint = (
-            f"; known runs: {', '.join(known)}" if known else "; import one with: judgepool import"
+            f"; known runs: {', '.join(map(quoted, known))}"
+            if known
+            else "; import one with: judgepool import"
         )
-        raise InputError(f"no run named {name!r} in the workspace{hint}", str(ws.path))
+        raise InputError(f"no run named {quoted(name)} in the workspace{hint}", str(ws.path))
     return run
 
 

@@ -1,0 +1,148 @@
+"""Qrels in and out of a workspace: importing a file as one annotator's
+judgments, and exporting the judged universe (or one annotator's grades) as
+TREC qrels.
+
+An import records what changed, says how many of the annotator's judgments
+the file does not have, and withdraws them only when asked (``replace``): a
+corrected file then leaves the annotator holding exactly its lines. An
+export writes every judgment as ``qid 0 docid grade``; IDs are TREC tokens
+(`judgepool.core.tokens`), so reading the export back gives the same
+judgments and the same qrels digest.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TextIO
+
+from judgepool.core.errors import InputError
+from judgepool.core.tokens import name_problem
+from judgepool.display import literal, quoted
+from judgepool.formats.trec import qrels_digest, read_qrels_rows
+from judgepool.services.entry_checks import check_annotator_name, check_known_annotator
+from judgepool.store import ledger
+from judgepool.store.ledger_import import append_grades
+from judgepool.store.open_files import refuse_workspace_file
+from judgepool.store.workspace import Workspace
+
+# Called as work advances: (done, total) in lines.
+ProgressCallback = Callable[[int, int], None]
+
+IMPORT_PREFIX = "import:"
+
+
+@dataclass(frozen=True)
+class QrelsImport:
+    """What importing a qrels file did. ``missing``: judgments the annotator
+    holds that the file does not have; ``withdrawn``: how many of those were
+    withdrawn (all of them with ``replace``, else none)."""
+
+    path: str
+    annotator: str
+    source: str
+    judgments: int
+    added: int
+    unchanged: int
+    missing: int = 0
+    withdrawn: int = 0
+
+
+def import_source(path: str | Path) -> str:
+    """The provenance an import records: ``import:<file name>``, refused when the
+    file name could not be shown or stored as a name."""
+    name = Path(path).name
+    problem = name_problem(name)
+    if problem is not None:
+        raise InputError(
+            f"the file name {quoted(name)} becomes the judgments' source and cannot: {problem}; "
+            "rename the file",
+            literal(str(path)),  # the very name that cannot be shown raw
+        )
+    return IMPORT_PREFIX + name
+
+
+def import_qrels(
+    ws: Workspace,
+    path: str | Path,
+    *,
+    annotator: str | None = None,
+    replace: bool = False,
+    on_progress: ProgressCallback | None = None,
+) -> QrelsImport:
+    """Import a qrels file as judgment events with source ``import:<file name>``.
+
+    The annotator defaults to the source itself, so the file counts as one
+    annotator beside the people who grade. An item the annotator already holds
+    at the same grade adds no event (re-importing a file changes nothing).
+    The annotator's judgments the file does not have are kept and counted;
+    with ``replace`` they are withdrawn (a withdrawal event each), so the
+    annotator then holds exactly the file. An empty file is refused.
+    """
+    source = import_source(path)
+    if annotator is not None:
+        check_annotator_name(annotator)
+    who = annotator if annotator is not None else source
+    refuse_workspace_file(path)  # reading it would drop this process's locks
+    grades = read_qrels_rows(
+        path,
+        ws.scale,
+        "it is the workspace's scale, chosen when it is created (judgepool init --scale)",
+    )
+    if not grades:
+        raise InputError(
+            "has no judgments (no qrels line): nothing imported. An empty file cannot "
+            "withdraw judgments either; check that it is the file you meant",
+            str(path),
+        )
+    if on_progress is not None:
+        on_progress(0, len(grades))
+    with ws.write() as conn:
+        result = append_grades(conn, grades, annotator=who, source=source, withdraw_missing=replace)
+    if on_progress is not None:
+        on_progress(len(grades), len(grades))
+    return QrelsImport(
+        str(path), who, source, len(grades), result.added, result.unchanged,
+        result.missing, result.withdrawn,
+    )  # fmt: skip
+
+
+@dataclass(frozen=True)
+class QrelsExport:
+    judgments: int
+    queries: int
+    digest: str
+    rule: str | None
+    annotator: str | None
+    unresolved: int
+
+
+def export_qrels(
+    ws: Workspace,
+    out: TextIO,
+    *,
+    annotator: str | None = None,
+    rule: str | None = None,
+) -> QrelsExport:
+    """Write TREC qrels (``qid 0 docid grade``, sorted) to ``out``: the consensus
+    under ``rule`` (the workspace's default when None), or one annotator's
+    current grades."""
+    if annotator is not None and rule is not None:
+        raise InputError("export either one annotator's grades or a consensus, not both")
+    unresolved = 0
+    if annotator is not None:
+        check_known_annotator(ws, annotator)
+        judgments = ledger.annotator_grades(ws, annotator)
+        digest = qrels_digest(judgments)
+        used_rule = None
+    else:
+        chosen = ledger.consensus(ws, rule if rule is not None else ws.default_consensus())
+        judgments, digest, used_rule = chosen.judgments, chosen.digest, chosen.rule
+        unresolved = len(chosen.unresolved)
+    count = 0
+    for query_id in sorted(judgments):
+        for doc_id, grade in sorted(judgments[query_id].items()):
+            out.write(f"{query_id} 0 {doc_id} {grade}\n")
+            count += 1
+    return QrelsExport(count, len(judgments), digest, used_rule, annotator, unresolved)
