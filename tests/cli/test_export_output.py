@@ -22,6 +22,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from judgepool.cli import main
+from tests.read_only import require_truly_read_only, run_judgepool
 
 EXPECTED = "q1 0 d1 2\nq1 0 d2 0\nq2 0 d3 1\n"
 
@@ -243,13 +244,16 @@ def test_a_name_of_standard_output_is_standard_output(ws: Path, tmp_path: Path, 
     assert Path("/dev/stdout").is_symlink() or name != "/dev/stdout"
 
 
-@pytest.mark.skipif(os.geteuid() == 0, reason="root may write any file: nothing is read-only")
 def test_a_read_only_file_is_refused_not_replaced(ws: Path, tmp_path: Path) -> None:
+    # as root, only a process without CAP_DAC_OVERRIDE is bound by the mode bits
+    probe = tmp_path / "probe-folder"
+    probe.mkdir()
+    require_truly_read_only(probe)
     target = tmp_path / "kept.qrels"
     target.write_text("old\n")
     target.chmod(0o444)
-    result = run("export", str(ws), "qrels", "-o", str(target))
-    assert result.exit_code == 2 and "is read-only" in result.stderr
+    result = run_judgepool("export", ws, "qrels", "-o", target)
+    assert result.returncode == 2 and "is read-only" in result.stderr, result.stderr
     assert target.read_text() == "old\n"
 
 
