@@ -22,9 +22,11 @@ import click
 
 from judgepool.cli import main
 from judgepool.cli.lazy import LazyModule
+from judgepool.cli.params import AsciiInteger
 from judgepool.cli.progress import StageProgress
 from judgepool.core.contract import Scale
 from judgepool.core.errors import InputError
+from judgepool.core.limits import MAX_K
 from judgepool.display import literal
 
 if TYPE_CHECKING:
@@ -253,7 +255,7 @@ def _state(grade: int | None) -> str:
 @click.option("--runs", default=None, metavar="N,...", help="Runs to pool. [default: every run]")
 @click.option(
     "--depth",
-    type=click.IntRange(min=1),
+    type=AsciiInteger(1, MAX_K),
     required=True,
     help="How many top documents per query of each run (trec_eval order).",
 )
