@@ -273,3 +273,21 @@ def test_score_with_qrels_never_loads_sqlite_even_when_it_fails(
             timeout=60,
         )
         assert done.stderr.strip().splitlines()[-1] == f"{code} False"
+
+
+@pytest.mark.skipif(not Path("/dev/zero").exists(), reason="no /dev/zero")
+def test_running_out_of_memory_is_a_clear_message(files: tuple[Path, Path]) -> None:
+    import resource
+
+    _, qrels = files
+
+    def two_gigabytes() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
+
+    done = subprocess.run(
+        [sys.executable, "-m", "judgepool", "score", "/dev/zero", "--qrels", str(qrels)],
+        capture_output=True,
+        timeout=120,
+        preexec_fn=two_gigabytes,
+    )
+    assert "out of memory" in assert_clear(done)

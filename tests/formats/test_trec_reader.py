@@ -6,10 +6,20 @@ import gzip
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from judgepool.core.contract import Scale
 from judgepool.core.errors import InputError
-from judgepool.formats.trec import qrels_digest, read_qrels, read_run
+from judgepool.core.limits import INT64_MAX, INT64_MIN, bounded_int
+from judgepool.core.tokens import parse_decimal
+from judgepool.formats.trec import (
+    parse_rank,
+    parse_score,
+    qrels_digest,
+    read_qrels,
+    read_run,
+)
 
 
 def test_whitespace_crlf_comments_extra_columns_and_gzip(tmp_path: Path) -> None:
@@ -128,3 +138,33 @@ def test_run_numbers_follow_the_one_grammar(tmp_path: Path) -> None:
 def _write(path: Path, text: str) -> Path:
     path.write_bytes(text.encode("utf-8"))
     return path
+
+
+_NUMBER_TEXT = st.text(
+    st.sampled_from([*"0123456789+-.eE_ xXnaifINF", "\x0c", "\x1f", "١", "１", "\u00a0"]),
+    max_size=12,
+)
+
+
+@settings(max_examples=3000, deadline=None)
+@given(text=_NUMBER_TEXT)
+def test_the_readers_number_shortcuts_are_the_one_grammar(text: str) -> None:
+    assert parse_score(text) == parse_decimal(text)
+    try:
+        expected: int | None = bounded_int(text, INT64_MIN, INT64_MAX)
+    except ValueError:
+        expected = None
+    try:
+        got: int | None = parse_rank(text)
+    except ValueError:
+        got = None
+    assert got == expected
+
+
+def test_rank_shortcut_edges() -> None:
+    assert parse_rank("9" * 18) == int("9" * 18)
+    assert parse_rank("9223372036854775807") == 2**63 - 1
+    assert parse_rank("-9223372036854775808") == -(2**63)
+    for text in ("9223372036854775808", "9" * 5000, "１", ""):
+        with pytest.raises(ValueError, match="rank"):
+            parse_rank(text)

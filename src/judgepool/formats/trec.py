@@ -25,6 +25,7 @@ very last byte is a CR LF cut short and ends the last line.)
 from __future__ import annotations
 
 import hashlib
+import math
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -45,7 +46,9 @@ __all__ = [
     "RunFile",
     "iter_data_lines",
     "open_text_bytes",
+    "parse_rank",
     "parse_run_line",
+    "parse_score",
     "qrels_digest",
     "read_bytes",
     "read_qrels",
@@ -138,24 +141,54 @@ def shown(text: str, limit: int = 40) -> str:
     return f"{text[:limit]!r}… ({len(text):,} characters)"
 
 
-def parse_run_line(columns: list[str]) -> tuple[str, str, int, float]:
-    """(query, doc, rank, score) of a run line's columns; ValueError says what is wrong."""
-    if len(columns) < 6:
-        raise ValueError(f"expected 6 columns (qid Q0 docid rank score tag), found {len(columns)}")
-    query_id, doc_id = columns[0], columns[2]
-    problem = id_error("query", query_id) or id_error("document", doc_id)
-    if problem is not None:
-        raise ValueError(problem)
+def parse_rank(text: str) -> int:
+    """A rank: an integer of the one grammar within int64; ValueError says why not.
+
+    Plain ASCII digits of at most 18 (the most a run has) are read at once:
+    the grammar's answer for them, without its regular expression."""
+    if len(text) <= 18 and text.isdigit() and text.isascii():
+        return int(text)
     try:
-        rank = bounded_int(columns[3], INT64_MIN, INT64_MAX)
+        return bounded_int(text, INT64_MIN, INT64_MAX)
     except ValueError as exc:
         detail = (
             str(exc)
             if str(exc) == NOT_AN_INTEGER
             else f"is outside the range of a 64-bit integer ({INT64_MIN}..{INT64_MAX})"
         )
-        raise ValueError(f"rank {shown(columns[3])} {detail}") from None
-    score = parse_decimal(columns[4])
+        raise ValueError(f"rank {shown(text)} {detail}") from None
+
+
+def parse_score(text: str) -> float | None:
+    """A score: `tokens.parse_decimal`'s finite ASCII decimal, or None.
+
+    For printable ASCII without a space or an underscore, Python's ``float()``
+    takes exactly that grammar's decimals, and otherwise only NaN and the
+    infinities, which are not finite: its answer is the grammar's, without
+    the regular expression (a test holds the two together)."""
+    if text.isascii() and text.isprintable() and " " not in text and "_" not in text:
+        try:
+            value = float(text)
+        except ValueError:
+            return None
+        return value if math.isfinite(value) else None
+    return parse_decimal(text)
+
+
+def parse_run_line(columns: list[str]) -> tuple[str, str, int, float]:
+    """(query, doc, rank, score) of a run line's columns; ValueError says what is wrong."""
+    if len(columns) < 6:
+        raise ValueError(f"expected 6 columns (qid Q0 docid rank score tag), found {len(columns)}")
+    query_id, doc_id = columns[0], columns[2]
+    # the common case at once: printable ASCII (the columns hold no space) and
+    # no leading '#' has nothing `id_error` would refuse
+    plain = query_id.isascii() and doc_id.isascii() and query_id.isprintable()
+    if not (plain and doc_id.isprintable() and doc_id[:1] != "#" and query_id[:1] != "#"):
+        problem = id_error("query", query_id) or id_error("document", doc_id)
+        if problem is not None:
+            raise ValueError(problem)
+    rank = parse_rank(columns[3])
+    score = parse_score(columns[4])
     if score is None:
         raise ValueError(f"score {shown(columns[4])} is not a finite number")
     return query_id, doc_id, rank, score
