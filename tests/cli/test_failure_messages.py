@@ -291,3 +291,27 @@ def test_running_out_of_memory_is_a_clear_message(files: tuple[Path, Path]) -> N
         preexec_fn=two_gigabytes,
     )
     assert "out of memory" in assert_clear(done)
+
+
+@pytest.mark.parametrize("unbuffered", ["", "1"])
+def test_a_reader_that_goes_away_is_not_an_error(tmp_path: Path, unbuffered: str) -> None:
+    # like `judgepool export WS qrels | head -2`, with and without PYTHONUNBUFFERED
+    qrels = Path(__file__).resolve().parents[1] / "data" / "dl20-passage"
+    ws = tmp_path / "w.sqlite"
+    assert judgepool("init", ws).returncode == 0
+    assert judgepool("import", ws, "qrels", qrels / "qrels.dl20-passage.txt.gz").returncode == 0
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    if unbuffered:
+        env["PYTHONUNBUFFERED"] = unbuffered
+    process = subprocess.Popen(
+        [sys.executable, "-m", "judgepool", "export", str(ws), "qrels"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+    )
+    assert process.stdout is not None and process.stderr is not None
+    process.stdout.readline()
+    process.stdout.close()
+    errors = process.stderr.read()
+    assert process.wait(timeout=60) == 0
+    assert errors == b""

@@ -78,6 +78,7 @@ class JudgepoolGroup(click.Group):
             raise
         except BrokenPipeError:
             # The reader of our output went away (e.g. `| head`): not an error.
+            _drop_pending_output()
             sys.stderr.close()
             ctx.exit(0)
         except KeyboardInterrupt:
