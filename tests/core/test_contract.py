@@ -153,9 +153,11 @@ def test_gains_times_k_must_stay_finite() -> None:
 
 def test_k_and_relevant_from_are_bounded() -> None:
     assert Contract(k=1_000_000).k == 1_000_000
-    with pytest.raises(ContractError, match=r"within 1..1000000"):
+    with pytest.raises(ContractError, match=r"k must be at most 1000000, got 1000001"):
         Contract(k=1_000_001)
-    with pytest.raises(ContractError, match=r"within 1..1000000"):
+    with pytest.raises(ContractError, match=r"k must be at most 1000000"):
         Contract(k=2**63)
-    with pytest.raises(ContractError, match=r"relevant_from must be an integer within"):
+    with pytest.raises(ContractError, match=r"relevant_from must be at most 1000"):
         Contract(relevant_from=10**30)
+    with pytest.raises(ContractError, match=r"relevant_from must be an integer of at least -1000"):
+        Contract(relevant_from=-1001)

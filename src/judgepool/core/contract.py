@@ -124,10 +124,11 @@ def _choice(name: str, value: object, allowed: tuple[str, ...]) -> None:
 
 
 def _integer_within(name: str, value: object, low: int, high: int, kind: str) -> None:
-    if isinstance(value, bool) or not isinstance(value, int):
+    """``value`` is an int of ``low..high`` (``kind`` names the lower end for people)."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < low:
         raise ContractError(f"{name} must be {kind}, got {value!r}")
-    if not low <= value <= high:
-        raise ContractError(f"{name} must be {kind} within {low}..{high}, got {value}")
+    if value > high:
+        raise ContractError(f"{name} must be at most {high}, got {value}")
 
 
 @dataclass(frozen=True)
@@ -167,7 +168,11 @@ class Contract:
         _choice("zero_idcg", self.zero_idcg, ZERO_IDCG_POLICIES)
         _choice("missing", self.missing, MISSING_POLICIES)
         _integer_within(
-            "relevant_from", self.relevant_from, -GRADE_LIMIT, GRADE_LIMIT, "an integer"
+            "relevant_from",
+            self.relevant_from,
+            -GRADE_LIMIT,
+            GRADE_LIMIT,
+            f"an integer of at least {-GRADE_LIMIT}",
         )
         if self.entity is not None:
             if not isinstance(self.entity, str) or not self.entity:
