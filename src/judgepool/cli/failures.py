@@ -58,8 +58,10 @@ def describe(exc: BaseException, workspace: Callable[[], str | None]) -> str | N
     return None
 
 
-def _database(exc: BaseException, workspace: str | None) -> str:
-    """SQLite's errors, by their result code (Python 3.11 gives its name)."""
+def _database(exc: BaseException, workspace: str | None) -> str | None:
+    """SQLite's errors that the machine or the file cause, by their result code
+    (Python 3.11 gives its name); None for the others (a constraint or misuse
+    is a bug, and is reported as one)."""
     name = str(getattr(exc, "sqlite_errorname", "") or "")
     ws = workspace or "the workspace file"
     said = f"(SQLite: {exc})"
@@ -82,7 +84,9 @@ def _database(exc: BaseException, workspace: str | None) -> str:
         return f"cannot open {ws} {said}: check that it and its folder exist and can be written"
     if name.startswith("SQLITE_IOERR"):
         return f"the disk failed while reading or writing {ws} {said}; check the disk and the file"
-    return f"{ws} could not be used {said}"
+    if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
+        return f"{ws} is busy {said}: another process is writing to it; try again"
+    return None
 
 
 def _system(exc: OSError) -> str:
