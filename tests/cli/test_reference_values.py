@@ -91,8 +91,10 @@ def test_nothing_returned_scores_zero_under_missing_zero(
     teaching_qrels: Path,
     engine: str,
 ) -> None:
-    run = tmp_path / "empty.trec"
-    run.write_text("")
+    # the run returns nothing for the judged query (a run file without any
+    # line is refused: it scores nothing, and says so)
+    run = tmp_path / "nothing.trec"
+    run.write_text("other Q0 A 1 1.0 t\n")
     [result] = score_json(run, "--qrels", teaching_qrels, "-k", "2", "--missing", "zero",
                           "--engine", engine)  # fmt: skip
     assert result["per_query"][0]["ndcg"] == 0.0

@@ -153,8 +153,10 @@ def test_data_text_reaches_the_terminal_literally(
     run = tmp_path / "r"
     run.write_text("q Q0 A 1 3 t\n\x1b[31mevil Q0 A 1 3 t\n")
     result = cli("score", run, "--qrels", qrels)
-    assert "\x1b" not in result.stdout
-    assert "\\x1b[31mevil" in result.stdout
+    # an ID with a control character is refused where it enters, shown literally
+    assert result.exit_code == 2
+    assert "\x1b" not in result.stdout and "\x1b" not in result.stderr
+    assert f"{run}:2: query ID '\\x1b[31mevil' cannot be used" in result.stderr
 
 
 def test_every_command_is_in_the_lazy_command_map() -> None:

@@ -97,3 +97,67 @@ def test_preset_trec_eval_and_overrides() -> None:
 def test_unknown_keys_in_stored_contract_are_refused() -> None:
     with pytest.raises(ContractError, match="unknown contract parameter"):
         Contract.from_dict({"k": 10, "cutoff": 5})
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("０..３", "must look like MIN..MAX"),
+        ("0..٣", "must look like MIN..MAX"),
+        ("0..1_0", "must look like MIN..MAX"),
+        ("0..+3", None),
+        (" 0 .. 3 ", None),
+        ("0..100000000", "grades must lie within -1000..1000"),
+        ("-1001..0", "grades must lie within -1000..1000"),
+        ("0.." + "9" * 5000, "grades must lie within -1000..1000"),
+        ("0..1000", None),
+    ],
+)
+def test_scale_numbers_are_ascii_and_bounded(text: str, message: str | None) -> None:
+    if message is None:
+        assert Scale.parse(text).minimum == 0
+        return
+    with pytest.raises(ContractError, match=message):
+        Scale.parse(text)
+
+
+def test_a_scale_too_wide_cannot_be_built_at_all() -> None:
+    with pytest.raises(ContractError, match="too wide"):
+        Scale(0, 10**8)
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("0=0,1=1,2=１.５,3=7", "finite number"),
+        ("0=0,1=1,２=3,3=7", "grade '２' in the gain map"),
+        ("0=0,1=1,2=1_0,3=7", "finite number"),
+        ("0=0,1=1,2=nan,3=7", "finite number"),
+        ("0=0,1=1,2=inf,3=7", "finite number"),
+        ("0=0,1=1e308,2=1e309,3=7", "got '1e309'"),
+        ("0=0,1=1,2=3,3=7,99999=1", "is outside -1000..1000"),
+    ],
+)
+def test_gain_maps_read_ascii_finite_numbers(spec: str, message: str) -> None:
+    with pytest.raises(ContractError, match=message):
+        Contract(gain=spec)
+
+
+def test_gains_times_k_must_stay_finite() -> None:
+    assert Contract(gain="0=0,1=1e307,2=1e307,3=1e307", k=10).k == 10
+    with pytest.raises(ContractError, match=r"times k \(20\) is not a finite number"):
+        Contract(gain="0=0,1=1e307,2=1e307,3=1e307", k=20)
+    # exponential gain on the widest scale stays finite
+    assert Contract(gain="exponential", scale=Scale(0, 1000), k=1000).gains[1000] > 1e300
+
+
+def test_k_and_relevant_from_are_bounded() -> None:
+    assert Contract(k=1_000_000).k == 1_000_000
+    with pytest.raises(ContractError, match=r"k must be at most 1000000, got 1000001"):
+        Contract(k=1_000_001)
+    with pytest.raises(ContractError, match=r"k must be at most 1000000"):
+        Contract(k=2**63)
+    with pytest.raises(ContractError, match=r"relevant_from must be at most 1000"):
+        Contract(relevant_from=10**30)
+    with pytest.raises(ContractError, match=r"relevant_from must be an integer of at least -1000"):
+        Contract(relevant_from=-1001)

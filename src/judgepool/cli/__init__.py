@@ -3,12 +3,16 @@
 Each group of commands lives in its own module and registers itself on `main`;
 this module builds the group and turns judgepool's errors into messages and
 exit codes (0 fine, 1 a policy or ``--fail-on`` refused, 2 bad usage or input),
-so that no traceback ever reaches a user.
+so that no traceback ever reaches a user. Failures that are not judgepool's
+own (a damaged or full workspace, a full disk, memory) are described by
+`judgepool.cli.failures`; every message reaches the terminal literally.
 """
 
 from __future__ import annotations
 
+import contextlib
 import importlib
+import io
 import os
 import sys
 from typing import Any
@@ -16,6 +20,7 @@ from typing import Any
 import click
 
 from judgepool import __version__
+from judgepool.cli.failures import describe, shown
 from judgepool.core.errors import JudgepoolError
 
 # Which module defines each command. A command's module is imported only when
@@ -44,6 +49,14 @@ class JudgepoolGroup(click.Group):
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(set(COMMAND_MODULES) | set(self.commands))
 
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        name, command, rest = super().resolve_command(ctx, args)
+        # kept to name the workspace in a message about a failure (`_workspace_of`)
+        ctx.meta["judgepool.command"] = (name, command, list(rest))
+        return name, command, rest
+
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         if cmd_name not in self.commands and cmd_name in COMMAND_MODULES:
             # Importing the module registers its commands on `main`.
@@ -51,29 +64,90 @@ class JudgepoolGroup(click.Group):
         return self.commands.get(cmd_name)
 
     def invoke(self, ctx: click.Context) -> Any:
+        _prepare_output()
         try:
             return super().invoke(ctx)
         except JudgepoolError as exc:
-            click.echo(f"judgepool: {exc}", err=True)
+            click.echo(f"judgepool: {shown(str(exc))}", err=True)
             ctx.exit(exc.exit_code)
-        except (click.exceptions.Exit, click.ClickException, click.Abort):
+        except (click.exceptions.Exit, click.Abort):
+            raise
+        except click.ClickException as exc:
+            # click's own messages quote argv; Final only to type checkers
+            exc.message = shown(exc.message)  # type: ignore[misc]
             raise
         except BrokenPipeError:
             # The reader of our output went away (e.g. `| head`): not an error.
+            _drop_pending_output()
             sys.stderr.close()
             ctx.exit(0)
         except KeyboardInterrupt:
             click.echo("judgepool: interrupted", err=True)
             ctx.exit(130)
-        except Exception as exc:
+        except Exception as exc:  # MemoryError and RecursionError included
             if os.environ.get("JUDGEPOOL_DEBUG"):
                 raise
-            click.echo(
-                f"judgepool: unexpected error: {type(exc).__name__}: {exc}\n"
-                "This is a bug in judgepool; run again with JUDGEPOOL_DEBUG=1 to see where.",
-                err=True,
-            )
+            message = describe(exc, lambda: _workspace_of(ctx))
+            if message is None:
+                message = (
+                    f"unexpected error: {type(exc).__name__}: {exc}\n"
+                    "This is a bug in judgepool; run again with JUDGEPOOL_DEBUG=1 to see where."
+                )
+            if isinstance(exc, OSError) and exc.filename is None:
+                _drop_pending_output()  # the output itself failed (a full disk, /dev/full)
+            click.echo(f"judgepool: {shown(message)}", err=True)
             ctx.exit(2)
+
+
+def _prepare_output() -> None:
+    """Make standard output and error safe to print to.
+
+    What cannot be encoded is printed as an escape rather than failing: a path
+    with a non-UTF-8 byte in argv arrives as a lone surrogate, and printing it
+    must not crash the command. And an unbuffered standard output
+    (PYTHONUNBUFFERED, ``python -u``) gets a buffer: Python's text layer
+    drops what a short write leaves over (a disk filling up) without an error,
+    where a buffered writer writes the rest, or fails with ENOSPC."""
+    if isinstance(getattr(sys.stdout, "buffer", None), io.RawIOBase):
+        sys.stdout = io.TextIOWrapper(
+            io.BufferedWriter(sys.stdout.buffer),
+            encoding=sys.stdout.encoding,
+            errors=sys.stdout.errors,
+            write_through=True,
+        )
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            # ValueError, OSError: closed, or not a text stream after all
+            with contextlib.suppress(ValueError, OSError):
+                reconfigure(errors="backslashreplace")
+
+
+def _drop_pending_output() -> None:
+    """Point standard output at /dev/null, so that output that could not be
+    written is not tried again (and reported again) at exit."""
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+
+
+def _workspace_of(ctx: click.Context) -> str | None:
+    """The workspace file the failed command was given, if it takes one: its
+    arguments parsed again, leniently, to name the file in the message."""
+    name, command, rest = ctx.meta.get("judgepool.command", (None, None, []))
+    if name is None or command is None:
+        return None
+    try:
+        parsed = command.make_context(name, list(rest), parent=ctx, resilient_parsing=True)
+    except (click.ClickException, click.exceptions.Exit):
+        return None
+    value = parsed.params.get("workspace")
+    if not isinstance(value, str) or not value:
+        return None
+    from judgepool.services.workspace import resolve_workspace_path
+
+    return str(resolve_workspace_path(value))
 
 
 @click.group(

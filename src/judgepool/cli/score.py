@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import click
 
 from judgepool.cli import main
+from judgepool.cli.params import AsciiInteger
 from judgepool.cli.progress import StageProgress
 from judgepool.cli.render import render_audit_table, render_score_table, render_trec
 from judgepool.core.audit import FINDING_KINDS, AuditReport, failed
@@ -32,6 +33,7 @@ from judgepool.core.contract import (
     Scale,
 )
 from judgepool.core.errors import InputError
+from judgepool.core.limits import GRADE_LIMIT, MAX_K
 from judgepool.display import literal
 from judgepool.formats.trec import read_qrels
 from judgepool.services.scoring import (
@@ -70,15 +72,16 @@ def contract_options(func: F) -> F:
             "--scale",
             default=None,
             metavar="MIN..MAX",
-            help="Integer grades allowed in the judgments. [default: 0..3]",
+            help=f"Integer grades allowed in the judgments, within {-GRADE_LIMIT}..{GRADE_LIMIT}. "
+            "[default: 0..3]",
         ),
         click.option(
             "-k",
             "--k",
             "k",
-            type=int,
+            type=AsciiInteger(1, MAX_K),
             default=None,
-            help="Cutoff; missing positions add zero gain. [default: 10]",
+            help=f"Cutoff, 1..{MAX_K:,}; missing positions add zero gain. [default: 10]",
         ),
         click.option(
             "--gain",
@@ -140,7 +143,7 @@ def contract_options(func: F) -> F:
         click.option(
             "--relevant-from",
             "relevant_from",
-            type=int,
+            type=AsciiInteger(-GRADE_LIMIT, GRADE_LIMIT),
             default=None,
             help="Lowest grade counted relevant by recall, precision and RR. [default: 1]",
         ),
@@ -208,13 +211,17 @@ def _judged(
 
 
 def _stored_or_file(judged: Judged, ref: str) -> str:
-    """'stored' when ``ref`` names a run of the workspace, 'file' when it is a file."""
+    """'stored' when ``ref`` names a run of the workspace, 'file' when it is a
+    path: a regular file, or a stream (a FIFO, a device such as /dev/stdin),
+    which the readers take as it comes. A directory is refused here."""
     if judged.workspace is not None:
         from judgepool.services.workspace import find_run
 
         if find_run(judged.workspace, ref) is not None:
             return "stored"
-    if Path(ref).is_file():
+    if Path(ref).is_dir():
+        raise InputError("is a directory, not a run file", ref)
+    if Path(ref).exists():
         return "file"
     where = " in the workspace and" if judged.workspace is not None else ""
     raise InputError(f"no run named {ref!r}{where} no such file")

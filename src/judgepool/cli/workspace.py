@@ -21,8 +21,10 @@ from judgepool.cli import main
 from judgepool.cli.import_progress import ImportProgress
 from judgepool.cli.lazy import LazyModule
 from judgepool.cli.output_file import is_standard_output, open_output
+from judgepool.cli.params import AsciiInteger
 from judgepool.cli.workspace_args import parse_grade, parse_labels
 from judgepool.core.contract import Scale
+from judgepool.core.limits import MAX_K
 from judgepool.display import literal, quoted
 
 if TYPE_CHECKING:
@@ -239,7 +241,7 @@ def _state(grade: int | None) -> str:
 @click.option("--runs", default=None, metavar="N,...", help="Runs to pool. [default: every run]")
 @click.option(
     "--depth",
-    type=click.IntRange(min=1),
+    type=AsciiInteger(1, MAX_K),
     required=True,
     help="How many top documents per query of each run (trec_eval order).",
 )

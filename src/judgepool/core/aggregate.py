@@ -7,10 +7,12 @@ with the fast path so both report the population the same way.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping, Sequence
 
 from judgepool.core.contract import Contract
 from judgepool.core.errors import (
+    ContractError,
     DuplicateEntry,
     DuplicatesRejected,
     UnjudgedEntry,
@@ -38,6 +40,14 @@ def summarise(per_query: Sequence[QueryResult], unknown_queries: Sequence[str]) 
     """The summary over the judged queries' records (unknown queries are only counted)."""
     scored = [r for r in per_query if not r.excluded]
     idcg_total = sum(r.idcg for r in scored)
+    dcg_total = sum(r.dcg for r in scored)
+    if not (math.isfinite(idcg_total) and math.isfinite(dcg_total)):
+        # each query's DCG is finite (the contract bounds gain × k); their sum
+        # over many queries may not be, and would print as nan or inf
+        raise ContractError(
+            f"the sum of DCG over the {len(scored)} scored queries overflows: the gains are "
+            "too large for this many queries; choose smaller gains"
+        )
     return Summary(
         queries=len(per_query) + len(unknown_queries),
         scored=len(scored),
@@ -50,7 +60,7 @@ def summarise(per_query: Sequence[QueryResult], unknown_queries: Sequence[str]) 
         ndcg=_mean(r.ndcg for r in scored),
         # ΣDCG / ΣIDCG over the same population: a ratio that weighs queries
         # by their IDCG, reported beside the mean and never as "the mean".
-        ndcg_pooled=sum(r.dcg for r in scored) / idcg_total if idcg_total > 0 else None,
+        ndcg_pooled=dcg_total / idcg_total if idcg_total > 0 else None,
         candidate_ndcg=_mean(r.candidate_ndcg for r in scored),
         judged_at_k=_mean(r.judged_at_k for r in scored),
         recall=_mean(r.recall for r in scored),

@@ -17,6 +17,8 @@ from functools import cached_property
 from typing import Any, Final
 
 from judgepool.core.errors import ContractError
+from judgepool.core.limits import GRADE_LIMIT, MAX_K, NOT_AN_INTEGER, bounded_int
+from judgepool.core.tokens import parse_decimal
 
 UNIVERSES: Final = ("judged", "candidates")
 UNJUDGED_POLICIES: Final = ("reject", "zero", "condense")
@@ -28,7 +30,8 @@ MISSING_POLICIES: Final = ("zero", "skip")
 
 @dataclass(frozen=True)
 class Scale:
-    """The integer grades allowed, ``minimum..maximum`` inclusive."""
+    """The integer grades allowed, ``minimum..maximum`` inclusive, within
+    ``-GRADE_LIMIT..GRADE_LIMIT`` (see `judgepool.core.limits`)."""
 
     minimum: int = 0
     maximum: int = 3
@@ -39,6 +42,10 @@ class Scale:
                 raise ContractError(f"scale bounds must be integers, got {value!r}")
         if self.minimum > self.maximum:
             raise ContractError(f"scale {self} is empty: its minimum exceeds its maximum")
+        if self.minimum < -GRADE_LIMIT or self.maximum > GRADE_LIMIT:
+            raise ContractError(
+                f"scale {self} is too wide: grades must lie within {-GRADE_LIMIT}..{GRADE_LIMIT}"
+            )
 
     def __str__(self) -> str:
         return f"{self.minimum}..{self.maximum}"
@@ -52,11 +59,22 @@ class Scale:
 
     @classmethod
     def parse(cls, text: str) -> Scale:
-        """Read ``MIN..MAX`` (e.g. ``0..3`` or ``-1..4``)."""
-        match = re.fullmatch(r"\s*(-?\d+)\s*\.\.\s*(-?\d+)\s*", text)
-        if not match:
-            raise ContractError(f"scale must look like MIN..MAX (e.g. 0..3), got {text!r}")
-        return cls(int(match.group(1)), int(match.group(2)))
+        """Read ``MIN..MAX`` (e.g. ``0..3`` or ``-1..4``; ASCII digits only)."""
+        low, separator, high = text.partition("..")
+        shape = f"scale must look like MIN..MAX (e.g. 0..3), got {text!r}"
+        if not separator:
+            raise ContractError(shape)
+        try:
+            bounds = [
+                bounded_int(part.strip(" "), -GRADE_LIMIT, GRADE_LIMIT) for part in (low, high)
+            ]
+        except ValueError as exc:
+            if str(exc) == NOT_AN_INTEGER:
+                raise ContractError(shape) from None
+            raise ContractError(
+                f"scale {text!r} is too wide: grades must lie within {-GRADE_LIMIT}..{GRADE_LIMIT}"
+            ) from None
+        return cls(bounds[0], bounds[1])
 
 
 def _parse_gain(spec: str, scale: Scale) -> dict[int, float]:
@@ -71,21 +89,22 @@ def _parse_gain(spec: str, scale: Scale) -> dict[int, float]:
         return {g: float(2**g - 1) if g > 0 else 0.0 for g in scale.grades}
     table: dict[int, float] = {}
     for part in spec.split(","):
-        match = re.fullmatch(r"\s*(-?\d+)\s*=\s*([-+0-9.eE]+)\s*", part)
-        if not match:
+        grade_text, separator, value_text = (piece.strip(" ") for piece in part.partition("="))
+        if not separator:
             raise ContractError(
                 f"gain must be 'linear', 'exponential' or a map like '0=0,1=1,2=3,3=7'; "
                 f"cannot read {part!r} in {spec!r}"
             )
-        grade = int(match.group(1))
         try:
-            value = float(match.group(2))
-        except ValueError:
+            grade = bounded_int(grade_text, -GRADE_LIMIT, GRADE_LIMIT)
+        except ValueError as exc:
+            raise ContractError(f"grade {grade_text!r} in the gain map {spec!r} {exc}") from None
+        value = parse_decimal(value_text)
+        if value is None or value < 0:
             raise ContractError(
-                f"gain {match.group(2)!r} for grade {grade} is not a number"
-            ) from None
-        if not math.isfinite(value) or value < 0:
-            raise ContractError(f"gain for grade {grade} must be a finite number ≥ 0, got {value}")
+                f"gain for grade {grade} must be a finite number ≥ 0 (like 3 or 0.5), "
+                f"got {value_text!r}"
+            )
         if grade in table:
             raise ContractError(f"gain map {spec!r} names grade {grade} twice")
         if grade <= 0 and value != 0:
@@ -104,11 +123,12 @@ def _choice(name: str, value: object, allowed: tuple[str, ...]) -> None:
         raise ContractError(f"{name} must be one of {', '.join(allowed)}; got {value!r}")
 
 
-def _positive_int(name: str, value: object) -> None:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ContractError(f"{name} must be a positive integer, got {value!r}")
-    if value <= 0:
-        raise ContractError(f"{name} must be a positive integer, got {value}")
+def _integer_within(name: str, value: object, low: int, high: int, kind: str) -> None:
+    """``value`` is an int of ``low..high`` (``kind`` names the lower end for people)."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < low:
+        raise ContractError(f"{name} must be {kind}, got {value!r}")
+    if value > high:
+        raise ContractError(f"{name} must be at most {high}, got {value}")
 
 
 @dataclass(frozen=True)
@@ -129,20 +149,31 @@ class Contract:
     relevant_from: int = 1
 
     def __post_init__(self) -> None:
-        _positive_int("k", self.k)
+        _integer_within("k", self.k, 1, MAX_K, "a positive integer")
         if not isinstance(self.scale, Scale):
             raise ContractError(f"scale must be a Scale, got {self.scale!r}")
         if not isinstance(self.gain, str):
             raise ContractError(f"gain must be a string, got {self.gain!r}")
-        self.gains  # noqa: B018 - validates the gain spec against the scale
+        largest = max(self.gains.values())  # also validates the gain spec against the scale
+        if not math.isfinite(largest * self.k):
+            # DCG at k is at most the largest gain times k: it must stay a finite double
+            raise ContractError(
+                f"gains this large overflow: the largest gain ({largest:g}) times k ({self.k}) "
+                "is not a finite number; choose smaller gains or a smaller k"
+            )
         _choice("universe", self.universe, UNIVERSES)
         _choice("unjudged", self.unjudged, UNJUDGED_POLICIES)
         _choice("duplicates", self.duplicates, DUPLICATE_POLICIES)
         _choice("ties", self.ties, TIE_POLICIES)
         _choice("zero_idcg", self.zero_idcg, ZERO_IDCG_POLICIES)
         _choice("missing", self.missing, MISSING_POLICIES)
-        if isinstance(self.relevant_from, bool) or not isinstance(self.relevant_from, int):
-            raise ContractError(f"relevant_from must be an integer, got {self.relevant_from!r}")
+        _integer_within(
+            "relevant_from",
+            self.relevant_from,
+            -GRADE_LIMIT,
+            GRADE_LIMIT,
+            f"an integer of at least {-GRADE_LIMIT}",
+        )
         if self.entity is not None:
             if not isinstance(self.entity, str) or not self.entity:
                 raise ContractError("entity must be a non-empty regular expression or absent")

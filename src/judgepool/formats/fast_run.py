@@ -13,12 +13,16 @@ input:
    separator; tabs are handed over as spaces), read by a small file object
    that hashes every byte for the digest and scans for what the parser would
    read differently from the reference: a carriage return not before a
-   newline, a byte order mark, comment marks, hexadecimal ranks (pyarrow reads
+   newline, a byte order mark (the one that starts a file is dropped before
+   the parser sees it), comment marks, hexadecimal ranks (pyarrow reads
    ``0x10`` as 16). All six columns are checked: the ``Q0`` and tag columns are
    typed null with the first line's two values as the only null spellings, so
    any other value (an empty one from a doubled or trailing separator
-   included) fails the parse for almost nothing. The whole file is never held
-   in memory, and the parser's threads overlap reading, hashing and parsing.
+   included) fails the parse for almost nothing. The ID columns are then held
+   to the ID grammar all at once (`formats.ids.ids_may_have_problems`: numpy
+   on their bytes; a search for the forbidden characters only when they are
+   not ASCII). The whole file is never held in memory, and the parser's
+   threads overlap reading, hashing and parsing.
 2. Otherwise the file is read into memory and taken block by block (about
    8 MB of whole lines): the parser on the block as it is, with its tabs made
    spaces, then with every separator regularised (runs of blanks made one
@@ -28,6 +32,9 @@ input:
 3. Those small pieces are read line by line with the reference's own helpers
    (`iter_data_lines`, `parse_run_line`), into columns. Comments, blank lines
    and every error end up here, so errors carry the reference's message.
+
+A file that is not a regular file (a FIFO, ``/dev/stdin``, a device) is read
+into memory with one open and taken from tier 2: it cannot be opened twice.
 
 pyarrow's own numpy conversions (``pa.array``, ``to_numpy``) are avoided: their
 first use imports pandas, a third of a second.
@@ -52,21 +59,21 @@ import pyarrow.csv as pa_csv
 
 from judgepool.core.errors import InputError
 from judgepool.core.fast import arrow_strings
-from judgepool.formats.trec import (
+from judgepool.formats.ids import ids_may_have_problems
+from judgepool.formats.source import (
+    GZIP_ERRORS,
     GZIP_MAGIC,
-    iter_data_lines,
-    parse_run_line,
+    UTF8_BOM,
+    is_regular_file,
     read_bytes,
 )
+from judgepool.formats.trec import iter_data_lines, parse_run_line, run_digest
 
 __all__ = ["ParsedRun", "RunColumns", "parse_run_bytes", "read_run_columns"]
 
 _NAMES: Final = ("query", "q0", "doc", "rank", "score", "tag")
 _BLOCK_BYTES: Final = 8 << 20
 _SMALLEST_SPAN: Final = 32 << 10
-_UTF8_BOM: Final = b"\xef\xbb\xbf"
-_INT64_MIN: Final = -(2**63)
-_INT64_MAX: Final = 2**63 - 1
 # A string column whose bytes would overflow 32-bit offsets becomes large_string.
 _STRING_LIMIT: Final = 2**31 - 1
 _CR, _LF, _SPACE, _ZERO = 13, 10, 32, 48
@@ -97,11 +104,8 @@ class RunColumns:
     ``lines`` holds each entry's 1-based line number, or is None when entry
     ``i`` is line ``i + 1`` (no comment or blank lines). ``digest`` is the
     sha256 of the un-gzipped bytes (what `formats.trec.run_digest` gives).
-
-    A rank beyond the int64 range (the reference reader keeps it as a Python
-    int) is the one thing stored differently: every rank of such a file is
-    replaced by its position among the file's distinct ranks, which keeps the
-    order and the equalities, all that the rank column is used for.
+    Every reader refuses a rank outside the int64 range, so the ranks are
+    exactly the reference reader's.
     """
 
     path: str
@@ -140,6 +144,20 @@ def read_run_columns(path: str | Path) -> RunColumns:
     raises the same `InputError` (same message, file and line).
     """
     name = str(path)
+    if not is_regular_file(path):
+        # a stream (FIFO, device) can be read once: into memory, then tier 2;
+        # a missing path or a directory raises the reference's InputError here
+        whole = read_bytes(path)
+        parsed = parse_run_bytes(whole, name)
+        return RunColumns(
+            name,
+            parsed.query_ids,
+            parsed.doc_ids,
+            parsed.scores,
+            parsed.ranks,
+            parsed.lines,
+            run_digest(whole),
+        )
     streamed = _read_streaming(path)
     if streamed is not None:
         block, digest = streamed
@@ -154,7 +172,7 @@ def read_run_columns(path: str | Path) -> RunColumns:
         )
         hasher.start()
         try:
-            parsed = _parse_blocks(data, name, fast=True)
+            parsed = _parse_blocks(_without_bom(data), name, fast=True)
         finally:
             hasher.join()
         digest = box[0]
@@ -175,11 +193,18 @@ def parse_run_bytes(data: bytes | bytearray, path: str, *, fast: bool = True) ->
     ``fast=False`` skips the pyarrow tiers and reads every line with the
     reference's helpers: the tests compare the two.
     """
+    data = _without_bom(data)
     if fast:
         whole = _parse_regular(data)
         if whole is not None:
             return _whole(whole)
     return _parse_blocks(data, path, fast=fast)
+
+
+def _without_bom(data: bytes | bytearray) -> bytes | bytearray:
+    """``data`` without the byte order mark that may start a file (a copy, when
+    there is one: rare enough not to matter)."""
+    return data[len(UTF8_BOM) :] if data.startswith(UTF8_BOM) else data
 
 
 def _whole(block: _Block) -> ParsedRun:
@@ -242,9 +267,9 @@ class _Scanner:
     def feed(self, chunk: bytes | bytearray) -> None:
         if not chunk:
             return
-        if self.size < len(_UTF8_BOM):
-            self._head = (self._head + bytes(chunk[: len(_UTF8_BOM)]))[: len(_UTF8_BOM)]
-            if self._head == _UTF8_BOM:
+        if self.size < len(UTF8_BOM):
+            self._head = (self._head + bytes(chunk[: len(UTF8_BOM)]))[: len(UTF8_BOM)]
+            if self._head == UTF8_BOM:
                 self.irregular = True  # pyarrow drops it; the reference keeps it
         if b"\t" in chunk:
             self.irregular = True  # a separator for the reference
@@ -291,6 +316,10 @@ class _Stream:
             if not more:
                 break
             prefix += more
+        if prefix.startswith(UTF8_BOM):
+            # not part of the first query ID: hashed, never handed to the parser
+            self.hash.update(UTF8_BOM)
+            prefix = prefix[len(UTF8_BOM) :]
         self._prefix = prefix
         self.tokens = _first_line_tokens(prefix.replace(b"\t", b" "))
 
@@ -341,7 +370,7 @@ def _read_streaming(path: str | Path) -> tuple[_Block, str] | None:
                 if table is None:
                     continue
                 stream.drain()
-        except (OSError, EOFError, ValueError, _Irregular):
+        except (OSError, ValueError, _Irregular, *GZIP_ERRORS):
             return None  # unreadable, bad gzip: tier 2 reports it as the reference does
         if stream.scan.irregular:
             return None
@@ -434,7 +463,7 @@ def _arrow_read(source: Any, q0_tag: tuple[bytes, bytes] | None) -> pa.Table | N
             ),
             convert_options=convert,
         )
-    except (pa.ArrowException, ValueError, OSError, EOFError, _Irregular):
+    except (pa.ArrowException, ValueError, OSError, _Irregular, *GZIP_ERRORS):
         return None
 
 
@@ -475,6 +504,11 @@ def _vouch(holder: list[pa.Table], scan: _Scanner, binary_text: bool) -> _Block 
     _release()
     doc_ids = _combine_strings(chunks.pop("doc"))
     _release()
+    # IDs the grammar refuses: the reference's helpers name the line
+    if ids_may_have_problems(query_ids, comment_mark=False) or ids_may_have_problems(
+        doc_ids, comment_mark=scan.comment_mark
+    ):
+        return None
     return _Block([query_ids], [doc_ids], scores, ranks, None)
 
 
@@ -588,7 +622,7 @@ def _parse_span(
     block = data[start:end]
     newlines = block.count(b"\n")
     rows = newlines + (0 if block.endswith(b"\n") or not block else 1)
-    if fast and not (start == 0 and block.startswith(_UTF8_BOM)):
+    if fast:
         for candidate in _candidates(block):
             part = _parse_regular(candidate)
             if part is not None and len(part.scores) == rows:
@@ -681,18 +715,8 @@ def _text_bytes(array: pa.Array) -> int:
 
 
 def _combine_ranks(parts: Sequence[npt.NDArray[np.int64] | list[int]]) -> npt.NDArray[np.int64]:
-    """The rank column as int64; see `RunColumns` for ranks beyond int64."""
-    overflow = any(
-        isinstance(part, list) and part and (min(part) < _INT64_MIN or max(part) > _INT64_MAX)
-        for part in parts
-    )
-    if not overflow:
-        arrays = [np.asarray(part, dtype=np.int64) for part in parts]
-        if len(arrays) == 1:
-            return arrays[0]
-        return np.concatenate(arrays) if arrays else np.zeros(0, dtype=np.int64)
-    values: list[int] = []
-    for part in parts:
-        values.extend(part.tolist() if isinstance(part, np.ndarray) else part)
-    position = {value: index for index, value in enumerate(sorted(set(values)))}
-    return np.fromiter((position[v] for v in values), dtype=np.int64, count=len(values))
+    """The rank column as one int64 array (every reader refuses a rank beyond int64)."""
+    arrays = [np.asarray(part, dtype=np.int64) for part in parts]
+    if len(arrays) == 1:
+        return arrays[0]
+    return np.concatenate(arrays) if arrays else np.zeros(0, dtype=np.int64)

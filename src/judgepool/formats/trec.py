@@ -2,27 +2,67 @@
 
 Runs are ``qid Q0 docid rank score tag`` (columns after the sixth ignored, as
 trec_eval does); qrels are ``qid iteration docid grade``. Columns are separated
-by any run of spaces or tabs; CRLF line ends are accepted; blank lines and lines
-whose first non-blank character is ``#`` are skipped; gzip is recognised by its
-magic bytes, whatever the file is called. Every error names the file and the
-1-based line. `fast_run.py` reads well-formed runs faster and falls back here.
+by any run of spaces or tabs; blank lines and lines whose first non-blank
+character is ``#`` are skipped; a UTF-8 byte order mark at the start of the
+file is dropped (it is not part of the first query ID); gzip is recognised by
+its magic bytes, whatever the file is called. Every error names the file and
+the 1-based line. `fast_run.py` reads well-formed runs faster and falls back
+here.
+
+What the readers accept, in one grammar: query and document IDs are tokens
+the TREC formats can carry (`judgepool.core.tokens.id_problem`); ranks and
+grades are ASCII integers (ranks within 64 bits, grades within the bounds of
+`judgepool.core.limits`); scores are finite ASCII decimals.
+
+Line ends are LF or CR LF. A carriage return anywhere else is refused (exit
+2): a file with CR-only line ends (classic Mac OS) would otherwise read as one
+long line and score 0 without a word, and trec_eval refuses such a file as
+malformed too; reading CR as a line end instead would accept files that
+trec_eval does not. The message says how to convert the file. (A CR as the
+very last byte is a CR LF cut short and ends the last line.)
 """
 
 from __future__ import annotations
 
-import gzip
 import hashlib
 import math
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO
+from typing import Final
 
 from judgepool.core.contract import Scale
 from judgepool.core.errors import InputError
+from judgepool.core.limits import GRADE_LIMIT, INT64_MAX, INT64_MIN, NOT_AN_INTEGER, bounded_int
+from judgepool.core.tokens import parse_decimal
 from judgepool.core.types import RunEntry
+from judgepool.formats.ids import id_error
+from judgepool.formats.source import GZIP_MAGIC, open_text_bytes, read_bytes, strip_bom
 
-GZIP_MAGIC = b"\x1f\x8b"
+__all__ = [
+    "GZIP_MAGIC",
+    "BadLine",
+    "QrelsFile",
+    "RunFile",
+    "iter_data_lines",
+    "open_text_bytes",
+    "parse_rank",
+    "parse_run_line",
+    "parse_score",
+    "qrels_digest",
+    "read_bytes",
+    "read_qrels",
+    "read_qrels_rows",
+    "read_run",
+    "run_digest",
+    "split_columns",
+]
+
+CR_INSIDE_A_LINE: Final = (
+    "a carriage return (CR) inside the line: lines must end with LF or CR LF; "
+    "a file with CR-only line ends (classic Mac OS) can be converted with: "
+    "tr '\\r' '\\n' < FILE > NEW"
+)
 
 
 @dataclass(frozen=True)
@@ -53,27 +93,6 @@ class QrelsFile:
     digest: str
 
 
-def open_text_bytes(path: str | Path) -> IO[bytes]:
-    """Open a file for reading bytes, transparently un-gzipping it."""
-    raw = open(path, "rb")  # noqa: SIM115 - handed to the caller, who closes it
-    if raw.peek(2)[:2] == GZIP_MAGIC:
-        return gzip.GzipFile(fileobj=raw)  # type: ignore[return-value]
-    return raw
-
-
-def read_bytes(path: str | Path) -> bytes:
-    """The file's content, un-gzipped; an unreadable file is an InputError."""
-    try:
-        with open_text_bytes(path) as handle:
-            return handle.read()
-    except FileNotFoundError:
-        raise InputError("no such file", str(path)) from None
-    except IsADirectoryError:
-        raise InputError("is a directory, not a file", str(path)) from None
-    except (OSError, EOFError) as exc:  # gzip.BadGzipFile is an OSError
-        raise InputError(f"cannot read: {exc}", str(path)) from None
-
-
 def split_columns(text: str) -> list[str]:
     """Columns separated by any run of spaces or tabs (and nothing else)."""
     if "\t" in text:
@@ -86,16 +105,24 @@ def iter_data_lines(
 ) -> Iterator[tuple[int, list[str]]]:
     """(1-based line number, columns) of every non-blank, non-comment line.
 
-    A line that is not UTF-8 raises InputError, or is appended to ``bad`` and
-    skipped when a list is given (an audit reads past every bad line).
+    A line that is not UTF-8, or holds a carriage return that does not end it,
+    raises InputError, or is appended to ``bad`` and skipped when a list is
+    given (an audit reads past every bad line). ``data`` is a file's content
+    without its byte order mark (see `strip_bom`).
     """
+    carriage_returns = b"\r" in data
     for number, raw in enumerate(data.split(b"\n"), start=1):
-        if raw.endswith(b"\r"):
-            raw = raw[:-1]
+        message = None
+        if carriage_returns:
+            if raw.endswith(b"\r"):
+                raw = raw[:-1]
+            if b"\r" in raw:
+                message = CR_INSIDE_A_LINE
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError as exc:
             message = f"not valid UTF-8 ({exc.reason} at byte {exc.start})"
+        if message is not None:
             if bad is None:
                 raise InputError(message, path, number) from None
             bad.append(BadLine(number, message))
@@ -106,36 +133,65 @@ def iter_data_lines(
         yield number, columns
 
 
-def parse_int(text: str) -> int | None:
-    """An integer written plainly (optional sign, ASCII digits), else None."""
-    body = text[1:] if text[:1] in "+-" else text
-    if not body or not body.isascii() or not body.isdigit():
-        return None
-    return int(text)
+def shown(text: str, limit: int = 40) -> str:
+    """``text`` quoted for a message, cut after ``limit`` characters (a number
+    of 5,000 digits says no more in full)."""
+    if len(text) <= limit:
+        return repr(text)
+    return f"{text[:limit]!r}… ({len(text):,} characters)"
+
+
+def parse_rank(text: str) -> int:
+    """A rank: an integer of the one grammar within int64; ValueError says why not.
+
+    Plain ASCII digits of at most 18 (the most a run has) are read at once:
+    the grammar's answer for them, without its regular expression."""
+    if len(text) <= 18 and text.isdigit() and text.isascii():
+        return int(text)
+    try:
+        return bounded_int(text, INT64_MIN, INT64_MAX)
+    except ValueError as exc:
+        detail = (
+            str(exc)
+            if str(exc) == NOT_AN_INTEGER
+            else f"is outside the range of a 64-bit integer ({INT64_MIN}..{INT64_MAX})"
+        )
+        raise ValueError(f"rank {shown(text)} {detail}") from None
 
 
 def parse_score(text: str) -> float | None:
-    """A finite decimal number, else None (NaN and infinities are refused)."""
-    if "_" in text:
-        return None
-    try:
-        value = float(text)
-    except ValueError:
-        return None
-    return value if math.isfinite(value) else None
+    """A score: `tokens.parse_decimal`'s finite ASCII decimal, or None.
+
+    For printable ASCII without a space or an underscore, Python's ``float()``
+    takes exactly that grammar's decimals, and otherwise only NaN and the
+    infinities, which are not finite: its answer is the grammar's, without
+    the regular expression (a test holds the two together)."""
+    if text.isascii() and text.isprintable() and " " not in text and "_" not in text:
+        try:
+            value = float(text)
+        except ValueError:
+            return None
+        return value if math.isfinite(value) else None
+    return parse_decimal(text)
 
 
 def parse_run_line(columns: list[str]) -> tuple[str, str, int, float]:
     """(query, doc, rank, score) of a run line's columns; ValueError says what is wrong."""
     if len(columns) < 6:
         raise ValueError(f"expected 6 columns (qid Q0 docid rank score tag), found {len(columns)}")
-    rank = parse_int(columns[3])
-    if rank is None:
-        raise ValueError(f"rank {columns[3]!r} is not an integer")
+    query_id, doc_id = columns[0], columns[2]
+    # the common case at once: printable ASCII (the columns hold no space) and
+    # no leading '#' has nothing `id_error` would refuse
+    plain = query_id.isascii() and doc_id.isascii() and query_id.isprintable()
+    if not (plain and doc_id.isprintable() and doc_id[:1] != "#" and query_id[:1] != "#"):
+        problem = id_error("query", query_id) or id_error("document", doc_id)
+        if problem is not None:
+            raise ValueError(problem)
+    rank = parse_rank(columns[3])
     score = parse_score(columns[4])
     if score is None:
-        raise ValueError(f"score {columns[4]!r} is not a finite number")
-    return columns[0], columns[2], rank, score
+        raise ValueError(f"score {shown(columns[4])} is not a finite number")
+    return query_id, doc_id, rank, score
 
 
 def read_run(path: str | Path, *, collect_errors: bool = False) -> RunFile:
@@ -145,7 +201,8 @@ def read_run(path: str | Path, *, collect_errors: bool = False) -> RunFile:
     data = read_bytes(path)
     entries: list[RunEntry] = []
     bad: list[BadLine] = []
-    for number, columns in iter_data_lines(data, name, bad if collect_errors else None):
+    lines = iter_data_lines(strip_bom(data), name, bad if collect_errors else None)
+    for number, columns in lines:
         try:
             query_id, doc_id, rank, score = parse_run_line(columns)
         except ValueError as exc:
@@ -183,9 +240,10 @@ def read_qrels_rows(
     """A qrels file's (query, doc, grade) in file order. Grades must be integers
     inside ``scale``, and a (query, doc) judged twice is an error naming both
     lines. ``scale_advice`` ends the out-of-scale message (default: how to widen
-    the scale with ``--scale``)."""
+    the scale with ``--scale``). A file without a judgment is an error: scoring
+    against nothing would give every run 0, or nothing, without a word."""
     name = str(path)
-    data = read_bytes(path)
+    data = strip_bom(read_bytes(path))
     rows: list[tuple[str, str, int]] = []
     first_line: dict[tuple[str, str], int] = {}
     for number, columns in iter_data_lines(data, name):
@@ -196,9 +254,20 @@ def read_qrels_rows(
                 number,
             )
         query_id, _, doc_id, grade_text = columns
-        grade = parse_int(grade_text)
-        if grade is None:
-            raise InputError(f"grade {grade_text!r} is not an integer", name, number)
+        problem = id_error("query", query_id) or id_error("document", doc_id)
+        if problem is not None:
+            raise InputError(problem, name, number)
+        try:
+            grade = bounded_int(grade_text, -GRADE_LIMIT, GRADE_LIMIT)
+        except ValueError as exc:
+            if str(exc) == NOT_AN_INTEGER:
+                raise InputError(f"grade {shown(grade_text)} {exc}", name, number) from None
+            raise InputError(
+                f"grade {shown(grade_text)} is outside the scale {scale}, and outside what any "
+                f"scale can hold ({-GRADE_LIMIT}..{GRADE_LIMIT})",
+                name,
+                number,
+            ) from None
         if grade not in scale:
             lo, hi = min(scale.minimum, grade), max(scale.maximum, grade)
             advice = scale_advice or f"widen it with --scale {lo}..{hi}"
@@ -213,6 +282,11 @@ def read_qrels_rows(
             )
         first_line[key] = number
         rows.append((query_id, doc_id, grade))
+    if not rows:
+        what = "is empty" if not data.strip() else "holds only comments and blank lines"
+        raise InputError(
+            f"has no judgments: it {what}; qrels lines are 'qid iteration docid grade'", name
+        )
     return rows
 
 

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Final
 from judgepool.core.aggregate import evaluate, group_by_query
 from judgepool.core.audit import AuditReport, audit_run
 from judgepool.core.contract import Contract
+from judgepool.core.errors import InputError
 from judgepool.core.types import Evaluation, Judgments
 from judgepool.formats.trec import read_run
 from judgepool.store.open_files import refuse_workspace_file
@@ -68,6 +69,12 @@ def _quiet(_: str) -> None:
     pass
 
 
+def _refuse_empty(lines: int, name: str) -> None:
+    """A run without a line would score 0 (or nothing) without a word: refused."""
+    if lines == 0:
+        raise InputError("has no run lines (qid Q0 docid rank score tag)", name)
+
+
 def score_run_file(
     path: str | Path,
     judgments: Judgments,
@@ -91,12 +98,14 @@ def score_run_file(
 
         on_progress(f"reading {name}")
         columns = read_run_columns(path)
+        _refuse_empty(len(columns), name)
         on_progress(f"scoring {name}")
         evaluation = evaluate_columns(columns, judgments, contract, source=name)
         digest = columns.digest
     elif engine == "reference":
         on_progress(f"reading {name}")
         run = read_run(path)
+        _refuse_empty(len(run.entries), name)
         on_progress(f"scoring {name}")
         evaluation = evaluate(group_by_query(run.entries), judgments, contract, source=name)
         digest = run.digest

@@ -175,18 +175,54 @@ def encode_snapshot(query_ids: Any, doc_ids: Any, ranks: Any, scores: Any, lines
 
 
 def _snapshot(ws: Workspace, run: StoredRun) -> Any:
-    """The run's snapshot as a pyarrow Table, or None when it has none."""
+    """The run's snapshot as a pyarrow Table, or None when it has none.
+
+    A snapshot that does not decode, or decodes to other columns or another
+    number of lines than the run's record, is damaged: an InputError naming the
+    run and how to import it again (its rows are kept, but a workspace whose
+    stored bytes changed under it is not one to score from without a word)."""
     row = ws.conn.execute(
         "SELECT format, data FROM run_columns WHERE run_id = ?", (run.id,)
     ).fetchone()
     if row is None or row[0] != SNAPSHOT_FORMAT:
         return None
+    import pyarrow as pa
     import pyarrow.ipc as ipc
 
-    table = ipc.open_stream(row[1]).read_all()
-    if table.column_names != list(_SNAPSHOT_NAMES) or table.num_rows != run.lines:
-        return None
+    try:
+        table = ipc.open_stream(row[1]).read_all()
+        problem = _snapshot_shape_problem(table)
+        if problem is None and table.num_rows != run.lines:
+            problem = f"it holds {table.num_rows} lines where the run has {run.lines}"
+    except (pa.ArrowException, OSError, ValueError, TypeError) as exc:
+        problem = str(exc) or type(exc).__name__
+    if problem is not None:
+        raise InputError(
+            f"the stored copy of run {run.name!r} is damaged ({problem}). Import its file "
+            f"again under a new name, e.g. judgepool import {ws.path} run {run.source} "
+            f"--name {run.name}-again, and score that run",
+            str(ws.path),
+        )
     return table
+
+
+def _snapshot_shape_problem(table: Any) -> str | None:
+    """What differs from the columns `encode_snapshot` writes, or None."""
+    import pyarrow as pa
+
+    expected = {
+        "query_id": (pa.string(), pa.large_string()),
+        "doc_id": (pa.string(), pa.large_string()),
+        "rank": (pa.int64(),),
+        "score": (pa.float64(),),
+        "line": (pa.int64(),),
+    }
+    schema = table.schema
+    if schema.names != list(expected) or any(
+        field.type not in expected[field.name] for field in schema
+    ):
+        return "its columns are " + ", ".join(f"{f.name} {f.type}" for f in schema)
+    return None
 
 
 def run_entries(ws: Workspace, name: str) -> list[RunEntry]:

@@ -33,6 +33,7 @@ from judgepool.core.contract import (
     Contract,
 )
 from judgepool.core.errors import ContractError
+from judgepool.core.tokens import parse_int
 from judgepool.display import literal
 
 # The parameters chosen from a fixed list, in the order they are shown.
@@ -93,10 +94,12 @@ def _typed_value(name: str, text: str) -> Any:
     passed on as it is, so the contract's own message explains what is wrong."""
     text = text.strip()
     if name in ("k", "relevant_from"):
+        # the one number grammar: "１０" or "1_0" stay text, and are refused
         try:
-            return int(text)
-        except ValueError:
+            value = parse_int(text)
+        except ValueError:  # more digits than int() reads: far beyond any bound
             return text
+        return text if value is None else value
     if name == "entity":
         return text or None
     return text
