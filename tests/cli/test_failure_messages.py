@@ -88,14 +88,19 @@ def test_non_utf8_option_values_are_clear_errors(
     assert_clear(judgepool("score", run, "--qrels", qrels, *args))
 
 
-def test_a_non_utf8_file_name_cannot_be_stored_and_says_so(
+def test_a_non_utf8_file_name_is_stored_as_a_visible_escape(
     tmp_path: Path, files: tuple[Path, Path], workspace: Path
 ) -> None:
+    # the file is fine, only its name is not UTF-8: the run is imported and its
+    # source recorded with the byte shown as an escape, never raw
     run, _ = files
     odd = os.fsencode(tmp_path) + b"/other\xff.trec"
     Path(os.fsdecode(odd)).write_bytes(run.read_bytes().replace(b" t\n", b" u\n"))
-    message = assert_clear(judgepool("import", workspace, "run", odd, "--name", "other"))
-    assert "not UTF-8" in message and "b'\\xff'" in message
+    done = judgepool("import", workspace, "run", odd, "--name", "other")
+    assert done.returncode == 0, done.stderr
+    assert b"\xff" not in done.stdout and b"other\\udcff.trec" in done.stdout
+    listed = judgepool("evaluations", workspace)
+    assert listed.returncode == 0 and b"\xff" not in listed.stdout
 
 
 # ------------------------------------------------------------- raw escapes stay literal
