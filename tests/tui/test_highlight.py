@@ -4,6 +4,7 @@ included), with the query's terms highlighted by style spans."""
 from __future__ import annotations
 
 import io
+import time
 
 from rich.console import Console
 
@@ -43,3 +44,26 @@ def test_control_characters_become_visible_escapes() -> None:
     text = highlighted(raw, ["b"])
     assert text.plain == literal(raw)
     assert not any(ord(ch) < 0x20 or 0x7F <= ord(ch) <= 0x9F for ch in text.plain)
+
+
+def test_highlighting_takes_linear_time() -> None:
+    """Every shape of text, 200,000 characters of it, in well under the bound
+    (about 0.6 s for the slowest, control characters; a quadratic pass over
+    200,000 characters would take hours). The app gives it 20,000 at most."""
+    terms = query_terms("how do I brew a good cup of green tea")
+    shapes = {
+        "matching words": "brewing tea ",
+        "other words": "water leaf ",
+        "one word": "x",
+        "control characters": "\x1b",
+        "long matching words": "brewing" * 50 + " ",
+    }
+    for name, unit in shapes.items():
+        text = (unit * (200_000 // len(unit) + 1))[:200_000]
+        started = time.perf_counter()
+        shown = highlighted(text, terms)
+        seconds = time.perf_counter() - started
+        assert seconds < 10, f"{name}: {seconds:.1f} s"
+        assert shown.plain == literal(text)
+        if name == "matching words":
+            assert len(shown.spans) == len(text.split())  # every word, once

@@ -1,6 +1,6 @@
 """What the app's grade screen reads from a workspace: the grading plan (queries,
-the pooled documents of each, who has judged what), one document or query,
-and one item's current judgments.
+the pooled documents of each, who has judged what), a bounded part of one
+document, and one item's current judgments.
 
 The plan hides how a document entered the pool: each query's documents are
 ordered by a checksum of (query, document), never by run or rank, with the
@@ -12,6 +12,10 @@ per pool member (which carries every run and rank that brought it in) or per
 judgment: it must be ready in well under a second on a pool of 100 k
 documents, and run and rank are exactly what grading hides. Other annotators'
 grades are read per document, when it is shown.
+
+Texts reach the screen in bounded parts (`judgepool.services.text_parts`),
+whatever their size: a query's text and narrative are read cut at
+`PREVIEW_CHARACTERS`, a document's text a part at a time.
 """
 
 from __future__ import annotations
@@ -21,8 +25,17 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from judgepool.core.contract import Scale
+from judgepool.services.text_parts import (
+    MAX_UTF8,
+    PREVIEW_CHARACTERS,
+    PartWhere,
+    TextPart,
+    preview,
+    text_part,
+    whole_text,
+)
 from judgepool.store import corpus
-from judgepool.store.corpus import Document, Query
+from judgepool.store.corpus import Query
 from judgepool.store.ledger import get_event
 from judgepool.store.workspace import Workspace
 
@@ -57,11 +70,12 @@ GRADED_BY_OTHERS = ItemJudgment(others_graded=True)
 
 @dataclass
 class PlanQuery:
-    """A query to grade and its pooled documents, in grading order."""
+    """A query to grade and its pooled documents, in grading order; its text and
+    narrative cut at `PREVIEW_CHARACTERS`."""
 
     id: str
-    text: str
-    narrative: str | None
+    text: TextPart
+    narrative: TextPart | None
     doc_ids: list[str] = field(default_factory=list)
 
 
@@ -126,17 +140,18 @@ def grading_plan(ws: Workspace, annotator: str) -> GradingPlan:
         item = (query_id, doc_id)
         others = judgments.get(item, NOT_JUDGED).others_graded
         judgments[item] = ItemJudgment(grade, bool(unsure), event_id, others)
-    known = {query.id: query for query in corpus.list_queries(ws)}
+    known = {head.id: head for head in corpus.query_heads(ws, PREVIEW_CHARACTERS * MAX_UTF8)}
     ordered = [q for q in known if q in pooled] + sorted(q for q in pooled if q not in known)
     queries: list[PlanQuery] = []
     for query_id in ordered:
-        query = known.get(query_id)
+        head = known.get(query_id)
+        text = whole_text("") if head is None else preview(ws, "query text", query_id, head.text)
+        narrative = None
+        if head is not None and head.narrative is not None:
+            narrative = preview(ws, "query narrative", query_id, head.narrative)
         queries.append(
             PlanQuery(
-                query_id,
-                query.text if query is not None else "",
-                query.narrative if query is not None else None,
-                order_for_grading(query_id, pooled[query_id], judgments),
+                query_id, text, narrative, order_for_grading(query_id, pooled[query_id], judgments)
             )
         )
     return GradingPlan(queries, judgments, ws.scale, ws.labels())
@@ -168,15 +183,32 @@ def item_judgments(ws: Workspace, annotator: str) -> dict[Item, ItemJudgment]:
 
 def plan_query(ws: Workspace, query_id: str) -> PlanQuery:
     """A query not yet in the plan (sent to grading from the audit), with no documents."""
-    query = corpus.get_query(ws, query_id)
-    if query is None:
-        return PlanQuery(query_id, "", None)
-    return PlanQuery(query.id, query.text, query.narrative)
+    text = text_part(ws, "query text", query_id, limit=PREVIEW_CHARACTERS)
+    narrative = text_part(ws, "query narrative", query_id, limit=PREVIEW_CHARACTERS)
+    return PlanQuery(query_id, text or whole_text(""), narrative)
 
 
-def document(ws: Workspace, doc_id: str) -> Document | None:
-    """A document's text and title, or None when the workspace has no text for it."""
-    return corpus.get_document(ws, doc_id)
+@dataclass(frozen=True)
+class DocumentPart:
+    """What the grade screen shows of a document: its title (cut at
+    `PREVIEW_CHARACTERS`) and one part of its text."""
+
+    id: str
+    title: TextPart | None
+    text: TextPart
+
+
+def document_part(
+    ws: Workspace, doc_id: str, where: PartWhere = "first", current: TextPart | None = None
+) -> DocumentPart | None:
+    """A part of a document's text (``where``, from the ``current`` part: see
+    `judgepool.services.text_parts.text_part`) and its title; None when the
+    workspace has no text for the document."""
+    text = text_part(ws, "document text", doc_id, where, current)
+    if text is None:
+        return None
+    title = text_part(ws, "document title", doc_id, limit=PREVIEW_CHARACTERS)
+    return DocumentPart(doc_id, title, text)
 
 
 def note_of(ws: Workspace, event_id: int | None) -> str | None:

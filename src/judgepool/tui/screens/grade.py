@@ -9,6 +9,9 @@ Keys (also in the footer, on ``?`` and in the palette):
 - ``e`` adds a note: to the current judgment, or to the grade about to be given.
 - ``n`` next unjudged; ``j``/``down`` and ``k``/``up`` next and previous
   document; ``]`` and ``[`` next and previous query.
+- ``space``/``pgdn`` and ``b``/``pgup`` scroll the document, then page through a
+  long one, read and shown a bounded part at a time (`judgepool.services.text_parts`);
+  ``home``/``end`` show its first and last part.
 
 A grade is written by `judgepool.services.workspace.judge` in the key's
 handler: one short transaction, committed (and synced) before the handler
@@ -21,6 +24,7 @@ from __future__ import annotations
 
 import sqlite3
 import time
+from functools import partial
 from typing import TYPE_CHECKING, ClassVar, Final
 
 from rich.text import Text
@@ -34,8 +38,10 @@ from judgepool.display import literal
 from judgepool.services import app_queries
 from judgepool.services import workspace as services
 from judgepool.services.app_queries import ItemJudgment
+from judgepool.services.text_parts import PartWhere
 from judgepool.tui.grading import GradingSession
 from judgepool.tui.widgets.grading_panels import (
+    PAGING_BINDINGS,
     DocumentView,
     GradeScale,
     GradingProgress,
@@ -97,6 +103,7 @@ class GradeScreen(Screen[None]):
             group=_QUERY,
             tooltip="Previous query",
         ),
+        *PAGING_BINDINGS,
     ]
 
     def __init__(self, session: GradingSession) -> None:
@@ -165,7 +172,7 @@ class GradeScreen(Screen[None]):
             (query_index + 1, len(session.queries)),
             (doc_index + 1, len(query.doc_ids)),
         )
-        terms = self._query_terms(query_id, query.text)
+        terms = self._query_terms(query_id, query.text.text)
         self.query_one("#grade-query", QueryPanel).show(
             query_id, query.text, query.narrative, terms
         )
@@ -173,9 +180,10 @@ class GradeScreen(Screen[None]):
         # plan holds only whether others graded it, not who and how.
         judgment = app_queries.item_judgment(app.ws, app.annotator, query_id, doc_id)
         session.record(query_id, doc_id, judgment)
-        document_view.show(
-            doc_id, app_queries.document(app.ws, doc_id), judgment, session.labels, terms
-        )
+        # The same document again (after a note, an undo) keeps its part; else the first.
+        part = document_view.part_of(doc_id)
+        document = app_queries.document_part(app.ws, doc_id, "again", part)
+        document_view.show(doc_id, document, judgment, session.labels, terms)
         self.query_one("#grade-scale", GradeScale).show(session.labels, judgment.own_grade)
         self.query_one("#grade-progress", GradingProgress).show(
             session.query_progress(), (session.total_judged, session.total)
@@ -257,6 +265,8 @@ class GradeScreen(Screen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "grade":
             return parameters[0] in self.judgepool.ws.scale
+        if action in ("read", "part"):  # in the footer when there is more to read
+            return bool(self.query("#grade-document").filter(".-pageable"))
         return True
 
     def action_grade(self, grade: int) -> None:
@@ -334,6 +344,22 @@ class GradeScreen(Screen[None]):
         self.session.forget_resume()
         self.session.step_query(-1)
         self._moved()
+
+    def action_read(self, direction: int) -> None:
+        """Scroll the document a screen down (1) or up (-1), else show the next or previous part."""
+        if not self.query_one("#grade-document", DocumentView).page(direction):
+            self.action_part("next" if direction > 0 else "previous")
+
+    def action_part(self, where: PartWhere) -> None:
+        """Show the first, last, next or previous part of the current document."""
+        view = self.query_one("#grade-document", DocumentView)
+        try:
+            edge = view.turn(where, partial(app_queries.document_part, self.judgepool.ws))
+        except sqlite3.Error as exc:
+            self._error(f"cannot read the document: {exc}")
+        else:
+            self._say((f"the {edge} of the document", "dim") if edge else ("", ""))
+        self._update_status()
 
     def action_next_unjudged(self) -> None:
         session = self.session

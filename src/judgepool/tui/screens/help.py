@@ -28,6 +28,8 @@ _KEY_NAMES: Final = {
     "left_square_bracket": "[",
     "down": "↓",
     "up": "↑",
+    "pagedown": "pgdn",
+    "pageup": "pgup",
     "escape": "esc",
 }
 # Screen classes listed in help, in order: (title, module, class).

@@ -4,20 +4,47 @@ the progress bars and the info line.
 Each panel is told what to show through one method (``show``) and renders
 data text through `judgepool.tui.widgets.highlight`, so a document holding
 ``[bold]`` or an escape sequence shows those characters and nothing else.
+Texts arrive as bounded parts (`judgepool.services.text_parts.TextPart`): a
+panel says how much of a text it shows when that is not the whole of it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Callable, Collection, Mapping
+from typing import Final, Literal
 
 from rich.text import Text
 from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Label, ProgressBar, Static
 
-from judgepool.services.app_queries import ItemJudgment
-from judgepool.store.corpus import Document
+from judgepool.services.app_queries import NOT_JUDGED, DocumentPart, ItemJudgment
+from judgepool.services.text_parts import PartWhere, TextPart
 from judgepool.tui.widgets.highlight import highlighted, literal_text
+
+_PAGE: Final = Binding.Group("page")
+# The keys that page through the document, bound by the grade screen (the
+# panel never has focus), and how the panel names them.
+PAGING_BINDINGS: Final[list[BindingType]] = [
+    Binding(
+        "space,pagedown",
+        "read(1)",
+        "page",
+        group=_PAGE,
+        tooltip="Read on: scroll down, then the next part of a long document",
+    ),
+    Binding(
+        "b,pageup",
+        "read(-1)",
+        "page",
+        group=_PAGE,
+        tooltip="Read back: scroll up, then the previous part of a long document",
+    ),
+    Binding("home", "part('first')", "first part", show=False, tooltip="First part"),
+    Binding("end", "part('last')", "last part", show=False, tooltip="Last part"),
+]
+PAGING_KEYS: Final = "space/b read on/back, home/end first/last part"
 
 
 class InfoBar(Static):
@@ -53,21 +80,51 @@ class QueryPanel(Static):
 
     _shown: object = None
 
-    def show(self, query_id: str, text: str, narrative: str | None, terms: Collection[str]) -> None:
+    def show(
+        self,
+        query_id: str,
+        text: TextPart,
+        narrative: TextPart | None,
+        terms: Collection[str],
+    ) -> None:
         key = (query_id, text, narrative)
         if key == self._shown:
             return
         self._shown = key
         shown = literal_text(query_id, style="dim")
         shown.append("  ")
-        if text:
-            shown.append_text(highlighted(text, terms))
+        if text.text:
+            shown.append_text(preview(text, highlighted(text.text, terms)))
         else:
             shown.append("(the workspace has no text for this query)", style="italic dim")
-        if narrative:
+        if narrative is not None and narrative.text:
             shown.append("\n")
-            shown.append_text(literal_text(narrative, style="italic"))
+            shown.append_text(preview(narrative, literal_text(narrative.text, style="italic")))
         self.update(shown)
+
+
+def preview(part: TextPart, shown: Text) -> Text:
+    """``shown``, the rendered text of a preview, and, first (the panel may cut
+    off its end), how much of the whole text it is when that is not all of it."""
+    if part.is_whole:
+        return shown
+    line = Text(f"(the first {len(part.text):,} of {part.length:,} characters) ", "dim italic")
+    line.append_text(shown)
+    line.append(" …", style="dim")
+    return line
+
+
+def part_line(part: TextPart) -> Text:
+    """Which characters of a long text a part shows, and the keys to page through it."""
+    if part.is_first:
+        where = f"showing the first {len(part.text):,} of {part.length:,} characters"
+    elif part.is_last:
+        where = f"showing the last {len(part.text):,} of {part.length:,} characters"
+    else:
+        where = f"showing characters {part.start + 1:,}–{part.end:,} of {part.length:,}"
+    line = Text(where, style="bold yellow")
+    line.append(f"  ({PAGING_KEYS})", style="dim")
+    return line
 
 
 def judgment_line(judgment: ItemJudgment, labels: Mapping[int, str]) -> Text:
@@ -94,38 +151,124 @@ def judgment_line(judgment: ItemJudgment, labels: Mapping[int, str]) -> Text:
     return line
 
 
+Scroll = Literal["home", "end", "keep"]
+PartReader = Callable[[str, PartWhere, TextPart], DocumentPart | None]
+"""Reads a part of a document's text: (document ID, which part, the part shown)."""
+
+
 class DocumentView(VerticalScroll, can_focus=False):
-    """The document being graded: its ID, title, judgments and text."""
+    """The document being graded: its ID, title, judgments and one part of its text.
+
+    ``shown`` is the document part on screen (None: no document, or no text
+    for it); the grade screen reads the next part from it when paging."""
+
+    shown: DocumentPart | None = None
+    _shown_with: tuple[ItemJudgment, Mapping[int, str], Collection[str]] = (NOT_JUDGED, {}, ())
 
     def compose(self) -> ComposeResult:
         yield Static(id="document-head", markup=False)
         yield Static(id="document-text", markup=False)
 
+    def part_of(self, doc_id: str) -> TextPart | None:
+        """The part of ``doc_id``'s text on screen, if it is the document shown."""
+        shown = self.shown
+        return shown.text if shown is not None and shown.id == doc_id else None
+
+    def page(self, direction: int) -> bool:
+        """Scroll a screen down (``direction`` 1) or up (-1); False when the bottom
+        or the top is shown already."""
+        if direction > 0 and not self.is_vertical_scroll_end:
+            self.scroll_page_down(animate=False)
+            return True
+        if direction < 0 and self.scroll_y > 0:
+            self.scroll_page_up(animate=False)
+            return True
+        return False
+
+    def turn(self, where: PartWhere, read: PartReader) -> str | None:
+        """Show the ``where`` part of the shown document's text, read with ``read``
+        (from its end when going back); "end" or "start" when there is no such part."""
+        shown = self.shown
+        if shown is None:
+            return None
+        if where == "next" and shown.text.is_last:
+            return "end"
+        if where == "previous" and shown.text.is_first:
+            return "start"
+        scroll: Scroll = "end" if where in ("previous", "last") else "home"
+        self.show(shown.id, read(shown.id, where, shown.text), *self._shown_with, scroll)
+        return None
+
+    def on_resize(self) -> None:
+        self._update_pageable()  # the view may now hold all of the text, or not
+
+    def _update_pageable(self) -> None:
+        """Mark the view ``-pageable`` when its text is longer than the view or than
+        one part: the paging keys show in the footer only then."""
+        shown = self.shown
+        pageable = shown is not None and (not shown.text.is_whole or self.max_scroll_y > 0)
+        if pageable != self.has_class("-pageable"):
+            self.set_class(pageable, "-pageable")
+            self.screen.refresh_bindings()
+
     def show(
         self,
         doc_id: str,
-        document: Document | None,
+        document: DocumentPart | None,
         judgment: ItemJudgment,
         labels: Mapping[int, str],
         terms: Collection[str],
+        scroll: Scroll | None = None,
     ) -> None:
+        """Show a document part; ``scroll``: to its top, its end, or where it was
+        (by default: where it was if it is the document shown, else its top)."""
+        if scroll is None:
+            scroll = "home" if self.part_of(doc_id) is None else "keep"
+        self.shown = document
+        self._shown_with = (judgment, labels, terms)
         head = literal_text(doc_id, style="bold")
-        if document is not None and document.title:
+        if document is not None and document.title is not None and document.title.text:
             head.append("  ")
-            head.append_text(highlighted(document.title, terms))
+            head.append_text(preview(document.title, highlighted(document.title.text, terms)))
         head.append("\n")
         head.append_text(judgment_line(judgment, labels))
+        if document is not None and not document.text.is_whole:
+            head.append("\n")
+            head.append_text(part_line(document.text))
         self.query_one("#document-head", Static).update(head)
         if document is None:
             body = Text("(the workspace has no text for this document)", style="italic dim")
         else:
-            body = highlighted(document.text, terms)
+            body = part_body(document.text, terms)
         self.query_one("#document-text", Static).update(body)
-        self.scroll_home(animate=False)
+        if scroll == "home":
+            self.scroll_home(animate=False)
+        elif scroll == "end":
+            self.scroll_end(animate=False)
+        self.call_after_refresh(self._update_pageable)  # once the new text is laid out
 
     def clear(self, message: str) -> None:
+        self.shown = None
         self.query_one("#document-head", Static).update(Text(""))
         self.query_one("#document-text", Static).update(Text(message, style="italic"))
+        self.call_after_refresh(self._update_pageable)
+
+
+def part_body(part: TextPart, terms: Collection[str]) -> Text:
+    """A part of a document's text, highlighted, with what comes before and after it."""
+    body = Text()
+    if not part.is_first:
+        body.append(
+            f"… {part.start:,} characters before this part: b at the top goes back\n\n",
+            style="italic dim",
+        )
+    body.append_text(highlighted(part.text, terms))
+    if not part.is_last:
+        body.append(
+            f"\n\n… {part.length - part.end:,} more characters: space at the bottom goes on",
+            style="italic dim",
+        )
+    return body
 
 
 class GradeScale(Static):

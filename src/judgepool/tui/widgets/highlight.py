@@ -5,6 +5,10 @@ through `literal_text`: control characters become visible escapes (see
 `judgepool.display.literal`) and the result is a `Text` object, which Textual
 never parses as markup, so ``[bold]`` shows as ``[bold]``. Highlights are
 styles applied to character spans computed here, never markup.
+
+Both take time linear in the text's length (one pass of a regular expression,
+one stem per word) and are given bounded texts only: the grade screen shows a
+document a part at a time (`judgepool.services.text_parts`).
 """
 
 from __future__ import annotations
