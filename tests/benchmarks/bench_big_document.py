@@ -92,14 +92,16 @@ async def _measure(path: Path) -> dict[str, Any]:
     the next one after grading it."""
     from textual import events
 
+    from judgepool.services.workspace import open_workspace
     from judgepool.tui.app import create_app
-    from judgepool.tui.grading import load_session
+    from judgepool.tui.grading import read_session
     from tests.benchmarks.bench_app import FrameClock, _grade_screen
 
     started = time.perf_counter()
-    session = load_session(path, "bench")
+    ws = open_workspace(path)
+    session = read_session(ws, "bench")
     session.goto("teach", BIG)
-    app = create_app(path, "bench", session)
+    app = create_app(path, "bench", session, ws)
     clock = FrameClock(app)
     async with app.run_test(size=(120, 40)):
         shown = await clock.first_frame_showing(BIG, started, timeout=3600)

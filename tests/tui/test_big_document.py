@@ -24,9 +24,10 @@ from textual.pilot import Pilot
 from judgepool.display import literal
 from judgepool.services import workspace as services
 from judgepool.services.text_parts import PART_CHARACTERS, PREVIEW_CHARACTERS
+from judgepool.services.workspace import open_workspace
 from judgepool.store import ledger
 from judgepool.tui.app import JudgepoolApp, create_app
-from judgepool.tui.grading import load_session
+from judgepool.tui.grading import read_session
 from judgepool.tui.screens.grade import GradeScreen
 from judgepool.tui.widgets.grading_panels import DocumentView
 from tests.tui.conftest import wait_ready
@@ -111,9 +112,10 @@ def big_ws(big_base: Path, tmp_path: Path) -> Path:
 
 def app_on(path: Path, doc_id: str, query_id: str = QUERY) -> JudgepoolApp:
     """The app, positioned on ``doc_id``."""
-    session = load_session(path, "alice")
+    ws = open_workspace(path)
+    session = read_session(ws, "alice")
     assert session.goto(query_id, doc_id) == (query_id, doc_id)
-    return create_app(path, "alice", session)
+    return create_app(path, "alice", session, ws)
 
 
 def document_view(screen: GradeScreen) -> DocumentView:
@@ -239,12 +241,13 @@ async def _peak_memory(path: Path, doc_id: str) -> int:
     """Python's peak allocation (tracemalloc, started once the app runs) while
     going to ``doc_id`` from the document before or after it, then to its last
     part, the screen before that, and its first part."""
-    session = load_session(path, "alice")
+    ws = open_workspace(path)
+    session = read_session(ws, "alice")
     doc_ids = next(query.doc_ids for query in session.queries if query.id == QUERY)
     at = doc_ids.index(doc_id)
     neighbour, key = (doc_ids[at - 1], "j") if at else (doc_ids[at + 1], "k")
     session.goto(QUERY, neighbour)
-    app = create_app(path, "alice", session)
+    app = create_app(path, "alice", session, ws)
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await wait_ready(pilot)
         screen_text(app)
