@@ -192,3 +192,17 @@ def test_demo_builds_and_opens_in_an_empty_directory(tmp_path: Path, terminal: T
     shown = terminal.wait_for(lambda s: "annotator newcomer" in s and "document" in s)
     assert "workspace demo.sqlite" in shown
     assert (tmp_path / "workspaces" / "demo.sqlite").is_file()
+
+
+def test_keys_typed_after_quit_open_no_screen(tmp_path: Path, terminal: Terminal) -> None:
+    # "s q a" typed quickly: the audit screen, opened while the app shut down,
+    # once printed a traceback (NoMatches: ContractBar) after the app exited.
+    # The app draws on standard error, so the traceback is read off the pane.
+    workspace = build_workspace(tmp_path / "teaching.sqlite", ["teaching"])
+    shell = " ".join(_quote(part) for part in app_command(workspace, "tess"))
+    terminal.start("sh", "-c", f"{shell}; echo exit-status-$?; sleep 60")
+    terminal.wait_for(lambda s: "annotator tess" in s and "document 1/3" in s)
+    terminal.keys("s", "q", "a")
+    shown = terminal.wait_for(showing("exit-status-"), timeout=20)
+    assert "exit-status-0" in shown
+    assert "Traceback" not in shown and "NoMatches" not in shown, shown

@@ -110,6 +110,7 @@ class JudgepoolApp(App[None]):
         self.readers = ReadConnections(self.workspace)
         self.set_reactive(JudgepoolApp.contract, self.ws.default_contract())
         self._screens: dict[str, Screen[Any]] = {}
+        self.quitting = False
 
     @property
     def workspace_label(self) -> str:
@@ -162,8 +163,17 @@ class JudgepoolApp(App[None]):
         self._screens[name] = screen
         self.install_screen(screen, name)
 
+    async def action_quit(self) -> None:
+        """Quit: keys typed after ``q`` (already queued) open no screen."""
+        self.quitting = True
+        await super().action_quit()
+
     def action_show_screen(self, name: str) -> None:
         """Switch to the grade, audit or scores screen, closing any dialog first."""
+        if self.quitting:
+            # a screen mounted while the app shuts down gets no children, and
+            # its first query fails: the traceback a user saw after "s q a"
+            return
         screen = self.named_screen(name)
         while len(self.screen_stack) > 1 and isinstance(self.screen, ModalScreen):
             self.pop_screen()
