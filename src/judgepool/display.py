@@ -40,6 +40,13 @@ def literal(text: str) -> str:
     return _UNSAFE.sub(_escape, text)
 
 
+def literal_lines(text: str) -> str:
+    """`literal`, but a line break (LF or CR LF) stays a line break: for the
+    text of documents and queries shown in a view of their own, where a line
+    break only starts a new line and a passage should read as written."""
+    return "\n".join(literal(line) for line in text.replace("\r\n", "\n").split("\n"))
+
+
 def quoted(text: str) -> str:
     """``text`` in single quotes for a message, shown literally (see `literal`).
 

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 from textual.pilot import Pilot
 
-from judgepool.display import literal
+from judgepool.display import literal, literal_lines
 from judgepool.services import workspace as services
 from judgepool.services.text_parts import PART_CHARACTERS, PREVIEW_CHARACTERS
 from judgepool.services.workspace import open_workspace
@@ -304,8 +304,8 @@ async def test_a_huge_document_of_many_lines_and_a_huge_title(big_ws: Path) -> N
         _, end, part = part_shown(screen)
         assert part == text[:end] and end <= PART_CHARACTERS
         assert f"showing the first {end:,} of {len(text):,} characters" in head(screen)
-        # Line breaks show as escapes (judgepool.display.literal), as always.
-        assert shown(screen, "#document-text").startswith(literal(text[:end]))
+        # Line breaks show as line breaks (judgepool.display.literal_lines)
+        assert shown(screen, "#document-text").startswith(literal_lines(text[:end]))
         title = TITLES["big-lines"]
         first_line = head(screen).splitlines()[0]
         assert first_line == (

@@ -67,3 +67,10 @@ def test_highlighting_takes_linear_time() -> None:
         assert shown.plain == literal(text)
         if name == "matching words":
             assert len(shown.spans) == len(text.split())  # every word, once
+
+
+def test_a_passage_keeps_its_line_breaks_and_escapes_the_rest() -> None:
+    shown = highlighted("first line\r\nsecond \x1b[2J line\nthird\rend", frozenset())
+    assert shown.plain == "first line\nsecond \\x1b[2J line\nthird\\x0dend"
+    # names and IDs stay on one line: a line break there is shown as an escape
+    assert literal_text("a\nb").plain == "a\\x0ab"

@@ -99,7 +99,9 @@ class QueryPanel(Static):
             shown.append("(the workspace has no text for this query)", style="italic dim")
         if narrative is not None and narrative.text:
             shown.append("\n")
-            shown.append_text(preview(narrative, literal_text(narrative.text, style="italic")))
+            shown.append_text(
+                preview(narrative, literal_text(narrative.text, style="italic", lines=True))
+            )
         self.update(shown)
 
 

@@ -20,7 +20,7 @@ from typing import Final
 from rich.style import Style
 from rich.text import Text
 
-from judgepool.display import literal
+from judgepool.display import literal, literal_lines
 
 _WORD: Final = re.compile(r"\w+")
 
@@ -54,14 +54,16 @@ def query_terms(query: str) -> frozenset[str]:
     )
 
 
-def literal_text(text: str, style: str | Style = "") -> Text:
-    """``text`` as a `Text` that shows every character as it is."""
-    return Text(literal(text), style=style, no_wrap=False)
+def literal_text(text: str, style: str | Style = "", *, lines: bool = False) -> Text:
+    """``text`` as a `Text` that shows every character as it is: a control
+    character as a visible escape; with ``lines`` (a passage in a view of its
+    own), a line break as a line break."""
+    return Text(literal_lines(text) if lines else literal(text), style=style, no_wrap=False)
 
 
 def highlighted(text: str, terms: Iterable[str], style: Style = HIGHLIGHT) -> Text:
     """``text`` shown literally, with every word whose stem is a query term styled."""
-    shown = literal_text(text)
+    shown = literal_text(text, lines=True)
     wanted = frozenset(terms)
     if wanted:
         for match in _WORD.finditer(shown.plain):
