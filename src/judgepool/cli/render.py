@@ -37,13 +37,10 @@ def table(header: Sequence[str], rows: Sequence[Sequence[str]], numeric_from: in
 
 
 def contract_lines(contract: Contract) -> list[str]:
-    entity = literal(contract.entity) if contract.entity else "identity"
-    return [
-        f"contract   k={contract.k}  gain={contract.gain}  universe={contract.universe}  "
-        f"unjudged={contract.unjudged}  duplicates={contract.duplicates}  ties={contract.ties}",
-        f"           zero_idcg={contract.zero_idcg}  missing={contract.missing}  "
-        f"relevant_from={contract.relevant_from}  scale={contract.scale}  entity={entity}",
-    ]
+    """Every parameter of the contract, on two lines (an entity pattern is data)."""
+    shown = [f"{name}={literal(value)}" for name, value in contract.shown()]
+    half = (len(shown) + 1) // 2
+    return [f"contract   {'  '.join(shown[:half])}", f"           {'  '.join(shown[half:])}"]
 
 
 def render_score_table(

@@ -17,23 +17,14 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import click
 
 from judgepool.cli import main
-from judgepool.cli.params import AsciiInteger
+from judgepool.cli.contract_options import build_contract, contract_options
 from judgepool.cli.progress import StageProgress
 from judgepool.cli.render import render_audit_table, render_score_table, render_trec
 from judgepool.core.audit import FINDING_KINDS, AuditReport, failed
 from judgepool.core.contract import (
-    DUPLICATE_POLICIES,
-    MISSING_POLICIES,
-    PRESETS,
-    TIE_POLICIES,
-    UNIVERSES,
-    UNJUDGED_POLICIES,
-    ZERO_IDCG_POLICIES,
     Contract,
-    Scale,
 )
 from judgepool.core.errors import InputError
-from judgepool.core.limits import GRADE_LIMIT, MAX_K
 from judgepool.display import literal
 from judgepool.formats.trec import read_qrels
 from judgepool.services.scoring import (
@@ -50,119 +41,6 @@ if TYPE_CHECKING:
     from judgepool.store.workspace import Workspace
 
 F = TypeVar("F", bound=Callable[..., Any])
-
-CONTRACT_OPTIONS = (
-    "scale", "k", "gain", "universe", "unjudged", "duplicates", "entity", "ties",
-    "zero_idcg", "missing", "relevant_from",
-)  # fmt: skip
-
-
-def contract_options(func: F) -> F:
-    """The contract's parameters as options; each defaults to None so that only
-    what the user gave overrides the preset or the defaults."""
-    options = [
-        click.option(
-            "--preset",
-            type=click.Choice(sorted(PRESETS)),
-            default=None,
-            help="Start from a named set of parameters (trec_eval: linear gain, judged "
-            "universe, unjudged zero, trec_eval ties, missing zero).",
-        ),
-        click.option(
-            "--scale",
-            default=None,
-            metavar="MIN..MAX",
-            help=f"Integer grades allowed in the judgments, within {-GRADE_LIMIT}..{GRADE_LIMIT}. "
-            "[default: 0..3]",
-        ),
-        click.option(
-            "-k",
-            "--k",
-            "k",
-            type=AsciiInteger(1, MAX_K),
-            default=None,
-            help=f"Cutoff, 1..{MAX_K:,}; missing positions add zero gain. [default: 10]",
-        ),
-        click.option(
-            "--gain",
-            default=None,
-            metavar="linear|exponential|MAP",
-            help="Gain of a grade: linear (r), exponential (2^r-1) or a map like "
-            "0=0,1=1,2=3,3=7. [default: linear]",
-        ),
-        click.option(
-            "--universe",
-            type=click.Choice(UNIVERSES),
-            default=None,
-            help="Where the ideal ranking comes from: every judged document, or only "
-            "the run's own candidates (candidate-only). [default: judged]",
-        ),
-        click.option(
-            "--unjudged",
-            type=click.Choice(UNJUDGED_POLICIES),
-            default=None,
-            help="An unjudged document in the top k: refuse, gain 0, or remove it. "
-            "[default: reject]",
-        ),
-        click.option(
-            "--duplicates",
-            type=click.Choice(DUPLICATE_POLICIES),
-            default=None,
-            help="A document repeated within a query: refuse, or keep the first. [default: reject]",
-        ),
-        click.option(
-            "--entity",
-            default=None,
-            metavar="REGEX",
-            help="Map run document IDs to judged entities: the first group (or whole "
-            "match) of REGEX matched at the start of the ID, e.g. '([^#]+)#'.",
-        ),
-        click.option(
-            "--ties",
-            type=click.Choice(TIE_POLICIES),
-            default=None,
-            help="How the list is ordered: score then docid descending (trec_eval), "
-            "score then docid ascending, the rank column, or file order. "
-            "[default: trec_eval]",
-        ),
-        click.option(
-            "--zero-idcg",
-            "zero_idcg",
-            type=click.Choice(ZERO_IDCG_POLICIES),
-            default=None,
-            help="Score of a query whose ideal DCG is 0: 0, 1, or left out of the "
-            "mean (always counted). [default: zero]",
-        ),
-        click.option(
-            "--missing",
-            type=click.Choice(MISSING_POLICIES),
-            default=None,
-            help="A judged query absent from the run: scored 0, or left out and "
-            "counted. [default: zero]",
-        ),
-        click.option(
-            "--relevant-from",
-            "relevant_from",
-            type=AsciiInteger(-GRADE_LIMIT, GRADE_LIMIT),
-            default=None,
-            help="Lowest grade counted relevant by recall, precision and RR. [default: 1]",
-        ),
-    ]
-    for option in reversed(options):
-        func = option(func)
-    return func
-
-
-def build_contract(
-    base: Contract | None, preset_name: str | None, given: dict[str, Any]
-) -> Contract:
-    """The contract: ``base`` (or the defaults), then the preset, then every option given."""
-    changes = {name: value for name, value in given.items() if value is not None}
-    if "scale" in changes:
-        changes["scale"] = Scale.parse(changes["scale"])
-    if preset_name is not None:
-        changes = {**PRESETS[preset_name], **changes}
-    return (base or Contract()).with_changes(**changes)
 
 
 @dataclass

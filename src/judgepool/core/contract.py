@@ -14,108 +14,83 @@ import math
 import re
 from dataclasses import asdict, dataclass, field, fields, replace
 from functools import cached_property
-from typing import Any, Final
+from typing import Any, Final, Literal, get_args
 
 from judgepool.core.errors import ContractError
-from judgepool.core.limits import GRADE_LIMIT, MAX_K, NOT_AN_INTEGER, bounded_int
-from judgepool.core.tokens import parse_decimal
+from judgepool.core.grades import Scale, parse_gain
+from judgepool.core.limits import GRADE_LIMIT, MAX_K
 
-UNIVERSES: Final = ("judged", "candidates")
-UNJUDGED_POLICIES: Final = ("reject", "zero", "condense")
-DUPLICATE_POLICIES: Final = ("reject", "first")
-TIE_POLICIES: Final = ("trec_eval", "docid", "rank", "input")
-ZERO_IDCG_POLICIES: Final = ("zero", "one", "exclude")
-MISSING_POLICIES: Final = ("zero", "skip")
+__all__ = [
+    "DUPLICATE_POLICIES",
+    "MISSING_POLICIES",
+    "PARAMETERS",
+    "PRESETS",
+    "TIE_POLICIES",
+    "UNIVERSES",
+    "UNJUDGED_POLICIES",
+    "ZERO_IDCG_POLICIES",
+    "Contract",
+    "DuplicatePolicy",
+    "MissingPolicy",
+    "Parameter",
+    "Scale",
+    "TiePolicy",
+    "Universe",
+    "UnjudgedPolicy",
+    "ZeroIdcgPolicy",
+    "preset",
+]
+
+# The policies, each a closed set of names: code that branches on one matches
+# every case (`typing.assert_never` after the last), so mypy finds a branch a
+# new value would miss.
+Universe = Literal["judged", "candidates"]
+UnjudgedPolicy = Literal["reject", "zero", "condense"]
+DuplicatePolicy = Literal["reject", "first"]
+TiePolicy = Literal["trec_eval", "docid", "rank", "input"]
+ZeroIdcgPolicy = Literal["zero", "one", "exclude"]
+MissingPolicy = Literal["zero", "skip"]
+
+UNIVERSES: Final[tuple[Universe, ...]] = get_args(Universe)
+UNJUDGED_POLICIES: Final[tuple[UnjudgedPolicy, ...]] = get_args(UnjudgedPolicy)
+DUPLICATE_POLICIES: Final[tuple[DuplicatePolicy, ...]] = get_args(DuplicatePolicy)
+TIE_POLICIES: Final[tuple[TiePolicy, ...]] = get_args(TiePolicy)
+ZERO_IDCG_POLICIES: Final[tuple[ZeroIdcgPolicy, ...]] = get_args(ZeroIdcgPolicy)
+MISSING_POLICIES: Final[tuple[MissingPolicy, ...]] = get_args(MissingPolicy)
+
+ParameterKind = Literal["integer", "scale", "gain", "choice", "pattern"]
 
 
 @dataclass(frozen=True)
-class Scale:
-    """The integer grades allowed, ``minimum..maximum`` inclusive, within
-    ``-GRADE_LIMIT..GRADE_LIMIT`` (see `judgepool.core.limits`)."""
+class Parameter:
+    """How one parameter of the contract is offered to people.
 
-    minimum: int = 0
-    maximum: int = 3
+    Every field of `Contract` carries one (``field(metadata=...)``), and
+    everything that shows or asks for a contract is made from them: the
+    command line's options, the app's contract dialog, and the contract's
+    renderings. A new parameter is one field with its `Parameter`.
+    """
 
-    def __post_init__(self) -> None:
-        for value in (self.minimum, self.maximum):
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise ContractError(f"scale bounds must be integers, got {value!r}")
-        if self.minimum > self.maximum:
-            raise ContractError(f"scale {self} is empty: its minimum exceeds its maximum")
-        if self.minimum < -GRADE_LIMIT or self.maximum > GRADE_LIMIT:
-            raise ContractError(
-                f"scale {self} is too wide: grades must lie within {-GRADE_LIMIT}..{GRADE_LIMIT}"
-            )
-
-    def __str__(self) -> str:
-        return f"{self.minimum}..{self.maximum}"
-
-    def __contains__(self, grade: object) -> bool:
-        return isinstance(grade, int) and self.minimum <= grade <= self.maximum
+    name: str
+    kind: ParameterKind
+    summary: str  # one sentence for help texts and the app
+    default_text: str  # how the default is shown
+    choices: tuple[str, ...] = ()
+    minimum: int | None = None
+    maximum: int | None = None
+    metavar: str | None = None
+    short: str | None = None  # a one-letter option, as -k
+    editable: bool = True  # in the app: the scale is the workspace's and stays
 
     @property
-    def grades(self) -> range:
-        return range(self.minimum, self.maximum + 1)
-
-    @classmethod
-    def parse(cls, text: str) -> Scale:
-        """Read ``MIN..MAX`` (e.g. ``0..3`` or ``-1..4``; ASCII digits only)."""
-        low, separator, high = text.partition("..")
-        shape = f"scale must look like MIN..MAX (e.g. 0..3), got {text!r}"
-        if not separator:
-            raise ContractError(shape)
-        try:
-            bounds = [
-                bounded_int(part.strip(" "), -GRADE_LIMIT, GRADE_LIMIT) for part in (low, high)
-            ]
-        except ValueError as exc:
-            if str(exc) == NOT_AN_INTEGER:
-                raise ContractError(shape) from None
-            raise ContractError(
-                f"scale {text!r} is too wide: grades must lie within {-GRADE_LIMIT}..{GRADE_LIMIT}"
-            ) from None
-        return cls(bounds[0], bounds[1])
+    def option(self) -> str:
+        """The command line's option, ``--zero-idcg`` for ``zero_idcg``."""
+        return "--" + self.name.replace("_", "-")
 
 
-def _parse_gain(spec: str, scale: Scale) -> dict[int, float]:
-    """The gain of every grade of the scale under ``spec``.
-
-    Grades at or below zero always have gain 0: negative grades count as judged
-    but never as relevant, as in trec_eval.
-    """
-    if spec == "linear":
-        return {g: float(max(g, 0)) for g in scale.grades}
-    if spec == "exponential":
-        return {g: float(2**g - 1) if g > 0 else 0.0 for g in scale.grades}
-    table: dict[int, float] = {}
-    for part in spec.split(","):
-        grade_text, separator, value_text = (piece.strip(" ") for piece in part.partition("="))
-        if not separator:
-            raise ContractError(
-                f"gain must be 'linear', 'exponential' or a map like '0=0,1=1,2=3,3=7'; "
-                f"cannot read {part!r} in {spec!r}"
-            )
-        try:
-            grade = bounded_int(grade_text, -GRADE_LIMIT, GRADE_LIMIT)
-        except ValueError as exc:
-            raise ContractError(f"grade {grade_text!r} in the gain map {spec!r} {exc}") from None
-        value = parse_decimal(value_text)
-        if value is None or value < 0:
-            raise ContractError(
-                f"gain for grade {grade} must be a finite number ≥ 0 (like 3 or 0.5), "
-                f"got {value_text!r}"
-            )
-        if grade in table:
-            raise ContractError(f"gain map {spec!r} names grade {grade} twice")
-        if grade <= 0 and value != 0:
-            raise ContractError(f"grades ≤ 0 have gain 0; the map gives grade {grade} gain {value}")
-        table[grade] = value
-    missing = [g for g in scale.grades if g > 0 and g not in table]
-    if missing:
-        raise ContractError(
-            f"gain map {spec!r} gives no gain for grade(s) {missing} of the scale {scale}"
-        )
-    return {g: table.get(g, 0.0) for g in scale.grades}
+def _about(**described: Any) -> dict[str, Parameter]:
+    """A `Contract` field's metadata: its `Parameter` (the name is filled in below)."""
+    return {"parameter": Parameter(name="", **described)}
 
 
 def _choice(name: str, value: object, allowed: tuple[str, ...]) -> None:
@@ -133,23 +108,132 @@ def _integer_within(name: str, value: object, low: int, high: int, kind: str) ->
 
 @dataclass(frozen=True)
 class Contract:
-    """Every parameter of an evaluation. Defaults are the first value of each row
-    of the contract's table; `preset` builds the named presets."""
+    """Every parameter of an evaluation, in the order they are shown. Defaults
+    are the first value of each row of the contract's table; `preset` builds
+    the named presets."""
 
-    k: int = 10
-    scale: Scale = field(default_factory=Scale)
-    gain: str = "linear"
-    universe: str = "judged"
-    unjudged: str = "reject"
-    duplicates: str = "reject"
-    entity: str | None = None
-    ties: str = "trec_eval"
-    zero_idcg: str = "zero"
-    missing: str = "zero"
-    relevant_from: int = 1
+    k: int = field(
+        default=10,
+        metadata=_about(
+            kind="integer",
+            summary="Cutoff; missing positions add zero gain.",
+            default_text="10",
+            minimum=1,
+            maximum=MAX_K,
+            short="-k",
+        ),
+    )
+    gain: str = field(
+        default="linear",
+        metadata=_about(
+            kind="gain",
+            summary="Gain of a grade: linear (r), exponential (2^r-1) or a map like "
+            "0=0,1=1,2=3,3=7.",
+            default_text="linear",
+            metavar="linear|exponential|MAP",
+        ),
+    )
+    universe: Universe = field(
+        default="judged",
+        metadata=_about(
+            kind="choice",
+            summary="Where the ideal ranking comes from: every judged document, or only the "
+            "run's own candidates (candidate-only).",
+            default_text="judged",
+            choices=UNIVERSES,
+        ),
+    )
+    unjudged: UnjudgedPolicy = field(
+        default="reject",
+        metadata=_about(
+            kind="choice",
+            summary="An unjudged document in the top k: refuse, gain 0, or remove it.",
+            default_text="reject",
+            choices=UNJUDGED_POLICIES,
+        ),
+    )
+    duplicates: DuplicatePolicy = field(
+        default="reject",
+        metadata=_about(
+            kind="choice",
+            summary="A document repeated within a query: refuse, or keep the first.",
+            default_text="reject",
+            choices=DUPLICATE_POLICIES,
+        ),
+    )
+    ties: TiePolicy = field(
+        default="trec_eval",
+        metadata=_about(
+            kind="choice",
+            summary="How the list is ordered: score then docid descending (trec_eval), "
+            "score then docid ascending, the rank column, or file order.",
+            default_text="trec_eval",
+            choices=TIE_POLICIES,
+        ),
+    )
+    zero_idcg: ZeroIdcgPolicy = field(
+        default="zero",
+        metadata=_about(
+            kind="choice",
+            summary="Score of a query whose ideal DCG is 0: 0, 1, or left out of the mean "
+            "(always counted).",
+            default_text="zero",
+            choices=ZERO_IDCG_POLICIES,
+        ),
+    )
+    missing: MissingPolicy = field(
+        default="zero",
+        metadata=_about(
+            kind="choice",
+            summary="A judged query absent from the run: scored 0, or left out and counted.",
+            default_text="zero",
+            choices=MISSING_POLICIES,
+        ),
+    )
+    relevant_from: int = field(
+        default=1,
+        metadata=_about(
+            kind="integer",
+            summary="Lowest grade counted relevant by recall, precision and RR.",
+            default_text="1",
+            minimum=-GRADE_LIMIT,
+            maximum=GRADE_LIMIT,
+        ),
+    )
+    scale: Scale = field(
+        default_factory=Scale,
+        metadata=_about(
+            kind="scale",
+            summary="Integer grades allowed in the judgments.",
+            default_text="0..3",
+            metavar="MIN..MAX",
+            editable=False,
+        ),
+    )
+    entity: str | None = field(
+        default=None,
+        metadata=_about(
+            kind="pattern",
+            summary="Map run document IDs to judged entities: the first group (or whole "
+            "match) of REGEX matched at the start of the ID, e.g. '([^#]+)#'.",
+            default_text="identity",
+            metavar="REGEX",
+        ),
+    )
 
     def __post_init__(self) -> None:
-        _integer_within("k", self.k, 1, MAX_K, "a positive integer")
+        for parameter in PARAMETERS:
+            value = getattr(self, parameter.name)
+            if parameter.kind == "integer":
+                assert parameter.minimum is not None and parameter.maximum is not None
+                lowest = (
+                    "a positive integer"
+                    if parameter.minimum == 1
+                    else f"an integer of at least {parameter.minimum}"
+                )
+                _integer_within(parameter.name, value, parameter.minimum, parameter.maximum, lowest)
+            elif parameter.kind == "choice":
+                _choice(parameter.name, value, parameter.choices)
         if not isinstance(self.scale, Scale):
             raise ContractError(f"scale must be a Scale, got {self.scale!r}")
         if not isinstance(self.gain, str):
@@ -161,19 +245,6 @@ class Contract:
                 f"gains this large overflow: the largest gain ({largest:g}) times k ({self.k}) "
                 "is not a finite number; choose smaller gains or a smaller k"
             )
-        _choice("universe", self.universe, UNIVERSES)
-        _choice("unjudged", self.unjudged, UNJUDGED_POLICIES)
-        _choice("duplicates", self.duplicates, DUPLICATE_POLICIES)
-        _choice("ties", self.ties, TIE_POLICIES)
-        _choice("zero_idcg", self.zero_idcg, ZERO_IDCG_POLICIES)
-        _choice("missing", self.missing, MISSING_POLICIES)
-        _integer_within(
-            "relevant_from",
-            self.relevant_from,
-            -GRADE_LIMIT,
-            GRADE_LIMIT,
-            f"an integer of at least {-GRADE_LIMIT}",
-        )
         if self.entity is not None:
             if not isinstance(self.entity, str) or not self.entity:
                 raise ContractError("entity must be a non-empty regular expression or absent")
@@ -186,7 +257,7 @@ class Contract:
     @cached_property
     def gains(self) -> dict[int, float]:
         """Gain of each grade of the scale."""
-        return _parse_gain(self.gain, self.scale)
+        return parse_gain(self.gain, self.scale)
 
     def gain_of(self, grade: int | None) -> float:
         """Gain of a grade; an unjudged document (None) and grades ≤ 0 give 0."""
@@ -247,15 +318,24 @@ class Contract:
         )
         return hashlib.sha256(payload.encode("utf-8")).hexdigest()
 
+    def shown(self) -> list[tuple[str, str]]:
+        """Every parameter and its value as text, in order (an entity pattern
+        is data: callers show it literally)."""
+        values: list[tuple[str, str]] = []
+        for parameter in PARAMETERS:
+            value = getattr(self, parameter.name)
+            values.append((parameter.name, parameter.default_text if value is None else str(value)))
+        return values
+
     def describe(self) -> str:
         """One line naming every parameter, for people."""
-        entity = self.entity if self.entity else "identity"
-        return (
-            f"k={self.k} gain={self.gain} universe={self.universe} unjudged={self.unjudged} "
-            f"duplicates={self.duplicates} ties={self.ties} zero_idcg={self.zero_idcg} "
-            f"missing={self.missing} relevant_from={self.relevant_from} scale={self.scale} "
-            f"entity={entity}"
-        )
+        return " ".join(f"{name}={value}" for name, value in self.shown())
+
+
+# Each field's `Parameter`, named, in the fields' order.
+PARAMETERS: Final[tuple[Parameter, ...]] = tuple(
+    replace(f.metadata["parameter"], name=f.name) for f in fields(Contract)
+)
 
 
 PRESETS: Final[dict[str, dict[str, Any]]] = {

@@ -4,9 +4,10 @@
 audit and scores screens keep it docked at the top so no number is ever read
 without the choices behind it.
 
-`ContractDialog` edits k, gain, universe, unjudged, duplicates, ties,
-zero_idcg, missing, relevant_from and entity. Choices are `Select`s; free
-values are `Input`s whose text reaches `Contract` as typed, so an invalid value
+`ContractDialog` edits every parameter but the scale, made from the
+contract's own `Parameter`s (so a new parameter appears here by itself).
+Choices are `Select`s; free values are `Input`s whose text reaches `Contract`
+as typed, so an invalid value
 shows the `ContractError` the contract itself raises (the same message the
 command line prints) and the dialog stays open. It returns the new contract,
 or None when cancelled.
@@ -23,49 +24,21 @@ from textual.containers import Grid, Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, Static
 
-from judgepool.core.contract import (
-    DUPLICATE_POLICIES,
-    MISSING_POLICIES,
-    TIE_POLICIES,
-    UNIVERSES,
-    UNJUDGED_POLICIES,
-    ZERO_IDCG_POLICIES,
-    Contract,
-)
+from judgepool.core.contract import PARAMETERS, Contract, Parameter
 from judgepool.core.errors import ContractError
 from judgepool.core.tokens import parse_int
 from judgepool.display import literal
 
-# The parameters chosen from a fixed list, in the order they are shown.
-CHOICES: dict[str, tuple[str, ...]] = {
-    "universe": UNIVERSES,
-    "unjudged": UNJUDGED_POLICIES,
-    "duplicates": DUPLICATE_POLICIES,
-    "ties": TIE_POLICIES,
-    "zero_idcg": ZERO_IDCG_POLICIES,
-    "missing": MISSING_POLICIES,
-}
-# The parameters typed in.
-TYPED: tuple[str, ...] = ("k", "gain", "relevant_from", "entity")
+# What the dialog edits: every parameter of the contract but the scale (the
+# workspace's), in the contract's order; choices as selects, the rest typed.
+EDITABLE: tuple[Parameter, ...] = tuple(p for p in PARAMETERS if p.editable)
 
 
 def contract_text(contract: Contract) -> Text:
     """Every parameter of the contract, as text (an entity pattern is data)."""
     text = Text()
     text.append("contract ", style="bold")
-    parts = [
-        ("k", str(contract.k)),
-        ("gain", contract.gain),
-        ("universe", contract.universe),
-        ("unjudged", contract.unjudged),
-        ("duplicates", contract.duplicates),
-        ("ties", contract.ties),
-        ("zero_idcg", contract.zero_idcg),
-        ("missing", contract.missing),
-        ("relevant_from", str(contract.relevant_from)),
-        ("scale", str(contract.scale)),
-        ("entity", contract.entity if contract.entity else "identity"),
-    ]
+    parts = contract.shown()
     for index, (name, value) in enumerate(parts):
         if index:
             text.append("  ")
@@ -90,17 +63,19 @@ class ContractBar(Static):
 
 
 def _typed_value(name: str, text: str) -> Any:
-    """The typed text as the contract expects it; text that is not a number is
-    passed on as it is, so the contract's own message explains what is wrong."""
+    """The text typed for parameter ``name`` as the contract expects it; text
+    that is not a number is passed on as it is, so the contract's own message
+    explains what is wrong."""
+    parameter = next(p for p in PARAMETERS if p.name == name)
     text = text.strip()
-    if name in ("k", "relevant_from"):
+    if parameter.kind == "integer":
         # the one number grammar: "１０" or "1_0" stay text, and are refused
         try:
             value = parse_int(text)
         except ValueError:  # more digits than int() reads: far beyond any bound
             return text
         return text if value is None else value
-    if name == "entity":
+    if parameter.kind == "pattern":
         return text or None
     return text
 
@@ -164,22 +139,24 @@ class ContractDialog(ModalScreen[Contract | None]):
                 )
             )
             with Grid():
-                for name in TYPED:
+                for parameter in EDITABLE:
+                    name = parameter.name
                     yield Label(name)
                     value = values[name]
-                    yield Input(
-                        "" if value is None else str(value),
-                        id=f"contract-{name}",
-                        placeholder="identity" if name == "entity" else "",
-                    )
-                for name, allowed in CHOICES.items():
-                    yield Label(name)
-                    yield Select(
-                        [(choice, choice) for choice in allowed],
-                        value=values[name],
-                        allow_blank=False,
-                        id=f"contract-{name}",
-                    )
+                    if parameter.kind == "choice":
+                        yield Select(
+                            [(choice, choice) for choice in parameter.choices],
+                            value=value,
+                            allow_blank=False,
+                            id=f"contract-{name}",
+                        )
+                    else:
+                        yield Input(
+                            "" if value is None else str(value),
+                            id=f"contract-{name}",
+                            placeholder=parameter.default_text if value is None else "",
+                            tooltip=parameter.summary,
+                        )
             yield Static("", id="contract-error")
             with Horizontal():
                 yield Button("Apply", variant="primary", id="contract-apply")
@@ -191,10 +168,13 @@ class ContractDialog(ModalScreen[Contract | None]):
     def edited(self) -> Contract:
         """The contract the dialog's fields describe; raises `ContractError`."""
         changes: dict[str, Any] = {}
-        for name in TYPED:
-            changes[name] = _typed_value(name, self.query_one(f"#contract-{name}", Input).value)
-        for name in CHOICES:
-            changes[name] = self.query_one(f"#contract-{name}", Select).value
+        for parameter in EDITABLE:
+            widget_id = f"#contract-{parameter.name}"
+            if parameter.kind == "choice":
+                changes[parameter.name] = self.query_one(widget_id, Select).value
+            else:
+                text = self.query_one(widget_id, Input).value
+                changes[parameter.name] = _typed_value(parameter.name, text)
         return self.contract.with_changes(**changes)
 
     def action_apply(self) -> None:
