@@ -39,7 +39,8 @@ SIZE = (150, 45)
 
 
 def _workspace_option() -> bool:
-    command = main.commands["score"]
+    # commands are registered when first used (cli/__init__.py): ask for it by name
+    command = main.get_command(click.Context(main), "score")
     assert isinstance(command, click.Command)
     return any(param.name == "workspace" for param in command.params)
 
