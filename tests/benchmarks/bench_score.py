@@ -10,7 +10,7 @@ import cost and the peak memory are that process's own; rounds are interleaved s
 machine noise falls on all tools alike. It prints a table of medians and ratios and,
 with ``--json``, writes every measurement to a file.
 
-    /work/venv/bin/python tests/benchmarks/bench_score.py [--rounds 5]
+    .venv/bin/python tests/benchmarks/bench_score.py [--rounds 5]
         [--tools judgepool,ir_measures,ranx,pytrec_eval,trec_eval]
         [--profile bm25|rerank] [--data DIR] [--workdir DIR] [--json OUT]
 """
@@ -34,7 +34,9 @@ from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
-DEFAULT_DATA = Path("/work/shared/data/msmarco-passage-dev-small")
+# The project's shared data folder sits beside the repository (../shared/data);
+# --data points elsewhere.
+DEFAULT_DATA = HERE.parents[2].parent / "shared" / "data" / "msmarco-passage-dev-small"
 DEFAULT_WORKDIR = HERE / ".cache"  # git-ignored: the generated run must never be committed
 GENERATOR = "make_large_run.py"
 QRELS = "qrels.msmarco-passage.dev-subset.txt"
