@@ -36,7 +36,7 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 # The project's shared data folder sits beside the repository (../shared/data);
 # --data points elsewhere.
-DEFAULT_DATA = HERE.parents[2].parent / "shared" / "data" / "msmarco-passage-dev-small"
+DEFAULT_DATA = HERE.parents[2] / "shared" / "data" / "msmarco-passage-dev-small"
 DEFAULT_WORKDIR = HERE / ".cache"  # git-ignored: the generated run must never be committed
 GENERATOR = "make_large_run.py"
 QRELS = "qrels.msmarco-passage.dev-subset.txt"
