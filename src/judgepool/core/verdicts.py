@@ -1,0 +1,276 @@
+"""Comparing runs: on which queries, how sure, and whether the unjudged
+documents could still change the answer.
+
+`compare` takes each run's `Evaluation` and its top k per query (the formed
+list's first k entries, as (entity, grade or None)), and gives a
+`Comparison`: the common population, per run its mean, 95 % interval and
+bounds under the unjudged documents, and per pair the paired statistics of
+`judgepool.core.significance` and the exact bounds of the mean difference of
+`judgepool.core.bounds` with a verdict. Definitions: docs/evaluation-contract.md,
+"Comparing runs" and "Bounds for unjudged documents".
+
+Whose holes count. A pair's bounds range over the holes of its two runs (the
+contract's definition). A run's own bounds range over the holes of every run
+compared: a document another run found and nobody judged can join the
+universe and lower this run's nDCG, so the honest range of a run's mean,
+"whatever the unjudged documents turn out to be", includes them. (A third
+run's holes never change the sign of a difference: they enter both runs'
+ideal alike, scaling the difference, so the verdicts do not depend on it.)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Final, Literal
+
+import numpy as np
+import numpy.typing as npt
+
+from judgepool.core.bounds import GainLevels, HoleQuery, TopK, query_problem, ratio_ranges
+from judgepool.core.contract import Contract
+from judgepool.core.errors import ContractError
+from judgepool.core.significance import (
+    Correction,
+    adjust,
+    bootstrap_interval,
+    effect_size,
+    mean_interval,
+    paired_t,
+    sign_flip,
+)
+from judgepool.core.types import Evaluation, Judgments
+
+F64 = npt.NDArray[np.float64]
+Verdict = Literal["settled", "could flip", "tied"]
+# a bound within this of 0 is 0: the same mean summed two ways may differ in
+# its last bits, and a verdict must not rest on them
+ZERO_TOLERANCE: Final = 1e-12
+
+
+@dataclass(frozen=True)
+class RunInput:
+    """One run to compare: its name, evaluation, and top k per judged query it
+    returned (entity, grade or None for a hole), in ranked order."""
+
+    name: str
+    evaluation: Evaluation
+    top: Mapping[str, TopK]
+
+
+@dataclass(frozen=True)
+class RunStats:
+    run: str
+    ndcg: float | None
+    ci: tuple[float, float] | None
+    bounds: tuple[float, float] | None
+    unjudged_at_k: int
+
+
+@dataclass(frozen=True)
+class PairStats:
+    a: str
+    b: str
+    mean_diff: float | None
+    wins: int
+    ties: int
+    losses: int
+    t_p: float | None
+    randomization_p: float | None
+    randomization_exact: bool
+    bootstrap_ci: tuple[float, float] | None
+    effect_size: float | None
+    t_p_adjusted: float | None = None
+    randomization_p_adjusted: float | None = None
+    diff_bounds: tuple[float, float] | None = None
+    verdict: Verdict | None = None
+    holes: int = 0  # distinct unjudged documents of the two runs' top k
+
+
+@dataclass(frozen=True)
+class Comparison:
+    contract: Contract
+    population: tuple[str, ...]
+    left_out: dict[str, str]  # query -> why it is not in the population
+    runs: tuple[RunStats, ...]
+    pairs: tuple[PairStats, ...]
+    correction: Correction
+    permutations: int
+    bootstrap: int
+    seed: int
+    bounds_note: str | None = None
+    per_query_diffs: dict[tuple[str, str], tuple[float, ...]] = field(default_factory=dict)
+
+
+def population(runs: Sequence[RunInput]) -> tuple[list[str], dict[str, str]]:
+    """The queries scored for every run (sorted), and why each other judged
+    query is left out."""
+    judged = sorted({r.query_id for run in runs for r in run.evaluation.per_query})
+    left_out: dict[str, str] = {}
+    for query_id in judged:
+        for run in runs:
+            try:
+                record = run.evaluation.query(query_id)
+            except KeyError:
+                left_out[query_id] = f"not judged for {run.name}"
+                break
+            if record.ndcg is None:
+                why = "absent from the run (missing=skip)" if record.missing else "zero IDCG"
+                left_out[query_id] = f"{run.name}: {why}, excluded"
+                break
+    return [q for q in judged if q not in left_out], left_out
+
+
+def verdict_of(low: float, high: float) -> Verdict:
+    """settled when the sign cannot change, tied when the difference is 0 whatever
+    the holes are, could flip otherwise (a tie still possible included)."""
+    if low > 0 or high < 0:
+        return "settled"
+    if low == 0 and high == 0:
+        return "tied"
+    return "could flip"
+
+
+def _snap(values: F64) -> F64:
+    snapped: F64 = np.where(np.abs(values) <= ZERO_TOLERANCE, 0.0, values)
+    return snapped
+
+
+def compare(
+    runs: Sequence[RunInput],
+    judgments: Judgments,
+    contract: Contract,
+    pairs: Sequence[tuple[int, int]],
+    *,
+    permutations: int = 10_000,
+    bootstrap: int = 10_000,
+    seed: int = 0,
+    correction: Correction = "holm",
+) -> Comparison:
+    """Compare ``runs`` (at least two) pair by pair (indices into ``runs``)."""
+    if len(runs) < 2:
+        raise ContractError("compare needs at least two runs")
+    queries, left_out = population(runs)
+    ndcg = np.array(
+        [[run.evaluation.query(q).ndcg for q in queries] for run in runs], dtype=np.float64
+    ).reshape(len(runs), len(queries))
+    differences = np.stack([ndcg[a] - ndcg[b] for a, b in pairs], axis=1)
+    t_p = paired_t(differences)
+    effects = effect_size(differences)
+    flip_p, exact = sign_flip(differences, permutations, seed)
+    intervals = bootstrap_interval(differences, bootstrap, seed)
+    t_adjusted = adjust(list(t_p), correction)
+    flip_adjusted = adjust(list(flip_p), correction)
+
+    bounds_note: str | None = None
+    run_bounds: list[tuple[float, float] | None] = [None] * len(runs)
+    pair_bounds: list[tuple[float, float] | None] = [None] * len(pairs)
+    pair_holes = [0] * len(pairs)
+    if contract.universe != "judged":
+        bounds_note = (
+            "no bounds under universe=candidates: each run's ideal comes from its own "
+            "results, so the holes enter each run's ideal differently"
+        )
+    elif queries:
+        if contract.unjudged == "condense":
+            bounds_note = "bounds computed as under unjudged=zero (the documents keep their places)"
+        run_bounds = _run_bounds(runs, queries, judgments, contract)
+        pair_bounds, pair_holes = _pair_bounds(runs, pairs, queries, judgments, contract)
+
+    run_stats = tuple(
+        RunStats(
+            run=run.name,
+            ndcg=float(ndcg[i].mean()) if queries else None,
+            ci=mean_interval(ndcg[i]),
+            bounds=run_bounds[i],
+            unjudged_at_k=sum(run.evaluation.query(q).unjudged_at_k for q in queries),
+        )
+        for i, run in enumerate(runs)
+    )
+    pair_stats = []
+    for p, (a, b) in enumerate(pairs):
+        d = differences[:, p]
+        bound = pair_bounds[p]
+        pair_stats.append(
+            PairStats(
+                a=runs[a].name,
+                b=runs[b].name,
+                mean_diff=float(d.mean()) if d.size else None,
+                wins=int((d > 0).sum()),
+                ties=int((d == 0).sum()),
+                losses=int((d < 0).sum()),
+                t_p=t_p[p],
+                randomization_p=flip_p[p] if d.size else None,
+                randomization_exact=exact,
+                bootstrap_ci=intervals[p],
+                effect_size=effects[p],
+                t_p_adjusted=t_adjusted[p],
+                randomization_p_adjusted=flip_adjusted[p] if d.size else None,
+                diff_bounds=bound,
+                verdict=None if bound is None else verdict_of(*bound),
+                holes=pair_holes[p],
+            )
+        )
+    return Comparison(
+        contract=contract,
+        population=tuple(queries),
+        left_out=left_out,
+        runs=run_stats,
+        pairs=tuple(pair_stats),
+        correction=correction,
+        permutations=permutations,
+        bootstrap=bootstrap,
+        seed=seed,
+        bounds_note=bounds_note,
+        per_query_diffs={
+            (runs[a].name, runs[b].name): tuple(differences[:, p].tolist())
+            for p, (a, b) in enumerate(pairs)
+        },
+    )
+
+
+def _solve(problems: list[HoleQuery], contract: Contract) -> tuple[F64, F64]:
+    low, high = ratio_ranges(problems, GainLevels.of(contract), contract.k)
+    return _snap(low), _snap(high)
+
+
+def _run_bounds(
+    runs: Sequence[RunInput], queries: Sequence[str], judgments: Judgments, contract: Contract
+) -> list[tuple[float, float] | None]:
+    result: list[tuple[float, float] | None] = []
+    for run in runs:
+        problems = []
+        for query_id in queries:
+            others = [(0.0, other.top.get(query_id, ())) for other in runs if other is not run]
+            lists = [(1.0, run.top.get(query_id, ())), *others]
+            problems.append(query_problem(lists, dict(judgments[query_id]), contract))
+        low, high = _solve(problems, contract)
+        result.append((float(low.mean()), float(high.mean())))
+    return result
+
+
+def _pair_bounds(
+    runs: Sequence[RunInput],
+    pairs: Sequence[tuple[int, int]],
+    queries: Sequence[str],
+    judgments: Judgments,
+    contract: Contract,
+) -> tuple[list[tuple[float, float] | None], list[int]]:
+    bounds: list[tuple[float, float] | None] = []
+    holes: list[int] = []
+    for a, b in pairs:
+        problems = []
+        count = 0
+        for query_id in queries:
+            top_a = runs[a].top.get(query_id, ())
+            top_b = runs[b].top.get(query_id, ())
+            problem = query_problem(
+                [(1.0, top_a), (-1.0, top_b)], dict(judgments[query_id]), contract
+            )
+            count += len(problem.coefficients)
+            problems.append(problem)
+        low, high = _solve(problems, contract)
+        means = _snap(np.array([low.mean(), high.mean()]))
+        bounds.append((float(means[0]), float(means[1])))
+        holes.append(count)
+    return bounds, holes

@@ -1,0 +1,173 @@
+"""Comparing runs: the population, the paired statistics' inputs, and the bounds
+and verdicts held to brute force — every assignment of grades to the holes,
+each run re-scored from scratch by the reference engine."""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from judgepool.core.aggregate import evaluate, group_by_query
+from judgepool.core.bounds import TopK
+from judgepool.core.contract import Contract, Scale
+from judgepool.core.ranking import form_list
+from judgepool.core.types import RunEntry
+from judgepool.core.verdicts import RunInput, compare, population, verdict_of
+
+TOLERANCE = 1e-12
+Judged = dict[str, dict[str, int]]
+
+
+def run_input(name: str, lines: list[RunEntry], judgments: Judged, contract: Contract) -> RunInput:
+    grouped = group_by_query(lines)
+    evaluation = evaluate(grouped, judgments, contract)
+    top: dict[str, TopK] = {}
+    for query_id, entries in grouped.items():
+        if query_id in judgments:
+            formed = form_list(query_id, entries, judgments[query_id], contract)
+            top[query_id] = tuple((d.entity, d.grade) for d in formed.deduplicated[: contract.k])
+    return RunInput(name, evaluation, top)
+
+
+def ranked(query: str, docs: list[str]) -> list[RunEntry]:
+    return [RunEntry(query, d, i + 1, float(len(docs) - i), i + 1) for i, d in enumerate(docs)]
+
+
+def mean_ndcg(lines: list[RunEntry], judgments: Judged, contract: Contract, queries: list[str]):
+    evaluation = evaluate(group_by_query(lines), judgments, contract)
+    values = [evaluation.query(q).ndcg for q in queries]
+    return sum(v for v in values if v is not None) / len(queries)
+
+
+# ----------------------------------------------------------------------- reference values
+
+
+def test_the_contracts_reference_pair_could_flip() -> None:
+    judgments: Judged = {"q": {"A": 3, "B": 0}}
+    contract = Contract(k=2, unjudged="zero")
+    first = run_input("AU", ranked("q", ["A", "U"]), judgments, contract)
+    second = run_input("UA", ranked("q", ["U", "A"]), judgments, contract)
+    result = compare([first, second], judgments, contract, [(0, 1)], permutations=100)
+    pair = result.pairs[0]
+    assert pair.diff_bounds == pytest.approx((0.0, 1 - 1 / math.log2(3)), abs=TOLERANCE)
+    assert pair.verdict == "could flip" and pair.holes == 1  # U, one document in both
+    assert result.runs[0].bounds == pytest.approx((1.0, 1.0), abs=TOLERANCE)
+    assert result.runs[1].bounds == pytest.approx((1 / math.log2(3), 1.0), abs=TOLERANCE)
+
+
+def test_verdicts() -> None:
+    assert verdict_of(0.1, 0.3) == "settled" and verdict_of(-0.3, -0.01) == "settled"
+    assert verdict_of(0.0, 0.0) == "tied"
+    assert verdict_of(0.0, 0.2) == "could flip" and verdict_of(-0.1, 0.2) == "could flip"
+
+
+def test_population_leaves_out_excluded_queries_and_says_why() -> None:
+    judgments: Judged = {"q1": {"A": 1}, "q2": {"B": 0}, "q3": {"C": 2}}
+    contract = Contract(k=2, unjudged="zero", zero_idcg="exclude", missing="skip")
+    runs = [
+        run_input(
+            "r1",
+            ranked("q1", ["A"]) + ranked("q2", ["B"]) + ranked("q3", ["C"]),
+            judgments,
+            contract,
+        ),
+        run_input("r2", ranked("q1", ["A"]) + ranked("q2", ["B"]), judgments, contract),
+    ]
+    queries, left_out = population(runs)
+    assert queries == ["q1"]
+    assert left_out == {
+        "q2": "r1: zero IDCG, excluded",
+        "q3": "r2: absent from the run (missing=skip), excluded",
+    }
+
+
+# ----------------------------------------------------------------------- brute force
+
+
+@st.composite
+def cases(draw: st.DrawFn) -> tuple[list[list[RunEntry]], Judged, Contract]:
+    scale = draw(st.sampled_from([Scale(0, 1), Scale(0, 2), Scale(0, 3), Scale(1, 2)]))
+    contract = Contract(
+        k=draw(st.integers(1, 4)),
+        scale=scale,
+        gain=draw(st.sampled_from(["linear", "exponential"])),
+        unjudged=draw(st.sampled_from(["zero", "condense"])),
+        zero_idcg=draw(st.sampled_from(["zero", "one"])),
+    )
+    docs = [f"d{i}" for i in range(6)]
+    queries = ["q1", "q2"][: draw(st.integers(1, 2))]
+    judgments: Judged = {}
+    for query in queries:
+        chosen = draw(st.lists(st.sampled_from(docs), unique=True, max_size=4))
+        judgments[query] = {d: draw(st.integers(scale.minimum, scale.maximum)) for d in chosen}
+    runs = []
+    for _ in range(draw(st.integers(2, 3))):
+        lines: list[RunEntry] = []
+        for query in queries:
+            lines += ranked(query, draw(st.lists(st.sampled_from(docs), unique=True, max_size=4)))
+        runs.append(lines)
+    return runs, judgments, contract
+
+
+def holes_of(runs: list[RunInput], queries: list[str], k: int) -> list[tuple[str, str]]:
+    return sorted(
+        {(q, d) for run in runs for q in queries for d, g in run.top.get(q, ())[:k] if g is None}
+    )
+
+
+def brute_range(
+    lines: list[list[RunEntry]],
+    signs: list[float],
+    holes: list[tuple[str, str]],
+    judgments: Judged,
+    contract: Contract,
+    queries: list[str],
+) -> tuple[float, float]:
+    zero = contract.with_changes(unjudged="zero")  # bounds are defined as under zero
+    values = []
+    for grades in itertools.product(contract.scale.grades, repeat=len(holes)):
+        completed = {q: dict(docs) for q, docs in judgments.items()}
+        for (query, doc), grade in zip(holes, grades, strict=True):
+            completed[query][doc] = grade
+        values.append(
+            sum(
+                sign * mean_ndcg(run, completed, zero, queries)
+                for sign, run in zip(signs, lines, strict=True)
+            )
+        )
+    return min(values), max(values)
+
+
+@settings(deadline=None, max_examples=400)
+@given(case=cases())
+def test_bounds_and_verdicts_hold_over_every_assignment(
+    case: tuple[list[list[RunEntry]], Judged, Contract],
+) -> None:
+    lines, judgments, contract = case
+    inputs = [run_input(f"r{i}", run, judgments, contract) for i, run in enumerate(lines)]
+    result = compare(inputs, judgments, contract, [(0, 1)], permutations=64, bootstrap=50)
+    queries = list(result.population)
+    if not queries:
+        return
+    pair_holes = holes_of(inputs[:2], queries, contract.k)
+    if len(pair_holes) <= 5:
+        low, high = brute_range(lines[:2], [1.0, -1.0], pair_holes, judgments, contract, queries)
+        bounds = result.pairs[0].diff_bounds
+        assert bounds is not None
+        assert bounds[0] == pytest.approx(low, abs=1e-9) and bounds[1] == pytest.approx(
+            high, abs=1e-9
+        )
+        if result.pairs[0].verdict == "settled":
+            assert (low > 0) or (high < 0)  # never contradicted by any assignment
+    all_holes = holes_of(inputs, queries, contract.k)
+    if len(all_holes) <= 5:
+        for index, run in enumerate(lines):
+            low, high = brute_range([run], [1.0], all_holes, judgments, contract, queries)
+            bounds = result.runs[index].bounds
+            assert bounds is not None
+            assert bounds[0] == pytest.approx(low, abs=1e-9)
+            assert bounds[1] == pytest.approx(high, abs=1e-9)
