@@ -57,8 +57,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pa_csv
 
+from judgepool.core.arrow import arrow_strings
 from judgepool.core.errors import InputError
-from judgepool.core.fast import arrow_strings
 from judgepool.formats.ids import ids_may_have_problems
 from judgepool.formats.source import (
     GZIP_ERRORS,
