@@ -57,7 +57,7 @@ def runs_of_pairs(pairs: IntArray) -> tuple[IntArray, IntArray]:
     return first, last_pair + 1
 
 
-def equal_neighbours(values: npt.NDArray[np.float64], inside: BoolArray) -> IntArray:
+def equal_neighbours(values: FloatArray, inside: BoolArray) -> IntArray:
     """Indices ``i`` where values ``i`` and ``i + 1`` are equal and ``inside[i]``
     (the two belong to one query)."""
     return np.flatnonzero((values[1:] == values[:-1]) & inside).astype(np.int64)

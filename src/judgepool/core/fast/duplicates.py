@@ -18,6 +18,8 @@ from judgepool.core.fast.indexed import IndexedRun
 
 @dataclass(frozen=True, eq=False)
 class Duplicates:
+    """The copies after the first of every repeated key of the judged queries."""
+
     entries: list[DuplicateEntry]  # listed under duplicates=reject only
     dropped: IntArray  # ranked positions of the copies dropped (sorted), judged queries only
     per_segment: IntArray  # copies dropped per segment

@@ -127,6 +127,7 @@ class ListSizes:
 
 
 def list_sizes(matched: Matched, lines: RankedJudged, contract: Contract) -> ListSizes:
+    """Every segment's list lengths under the contract."""
     k = contract.k
     returned = matched.returned
     final = (
@@ -153,6 +154,8 @@ class JudgedUniverse:
 def judged_universe(
     indexed: IndexedRun, judgments: Judgments, contract: Contract
 ) -> JudgedUniverse:
+    """The grades (and gains) of every judged query of the run, as the ideal
+    under ``universe=judged`` and recall's denominator see them."""
     count = indexed.layout.count
     judged_segments = [index for index, known in enumerate(indexed.judged) if known]
     grades_of = [

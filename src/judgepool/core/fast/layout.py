@@ -104,6 +104,7 @@ class Layout:
         return lengths
 
     def segment_of_rows(self, rows: IntArray) -> IntArray:
+        """The segment (query) of each run row."""
         if self.grouped:
             return segment_of(self.starts, rows)
         assert self.codes is not None
