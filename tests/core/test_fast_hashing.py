@@ -22,7 +22,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import judgepool.core.fast as fast
+import judgepool.core.fast.keys as fast_keys
 from judgepool.core.contract import Contract, preset
 from judgepool.core.errors import EngineInconsistency
 from judgepool.core.fast import arrow_strings, evaluate_columns
@@ -41,7 +41,7 @@ def hashes(values: list[str], lo: int = 0, hi: int | None = None) -> list[int]:
     """The hashes of ``values[lo:hi]`` hashed as part of the array ``values``."""
     hi = len(values) if hi is None else hi
     salt = np.full(hi - lo, 7, dtype=np.uint64)
-    result: list[int] = fast._StringHasher(arrow_strings(values)).hash(lo, hi, salt).tolist()
+    result: list[int] = fast_keys.StringHasher(arrow_strings(values)).hash(lo, hi, salt).tolist()
     return result
 
 
@@ -97,18 +97,18 @@ def test_an_id_and_its_prefixes_differ() -> None:
 @contextmanager
 def column_dependent_hasher() -> Iterator[None]:
     """The old defect on purpose: a hash that depends on the array's longest ID."""
-    original = fast._StringHasher.hash
+    original = fast_keys.StringHasher.hash
 
-    def broken(self: Any, lo: int, hi: int, salt: Any) -> Any:
+    def broken(self: Any, low: int, high: int, salt: Any) -> Any:
         longest = int(np.diff(self.offsets).max()) if len(self.offsets) > 1 else 0
         # a high bit: the low bits of a hash make way for the row index
-        return original(self, lo, hi, salt) ^ np.uint64((longest > 8) << 63)
+        return original(self, low, high, salt) ^ np.uint64((longest > 8) << 63)
 
-    fast._StringHasher.hash = broken  # type: ignore[method-assign]
+    fast_keys.StringHasher.hash = broken  # type: ignore[method-assign]
     try:
         yield
     finally:
-        fast._StringHasher.hash = original  # type: ignore[method-assign]
+        fast_keys.StringHasher.hash = original  # type: ignore[method-assign]
 
 
 def write(path: Path, text: str) -> Path:
@@ -136,15 +136,15 @@ def test_the_check_covers_entity_mode(tmp_path: Path) -> None:
     fast_result = evaluate_columns(run, judgments, contract)
     assert fast_result.per_query[0].unjudged_at_k == 1
 
-    original = fast._code_hash
+    original = fast_keys.code_hash
 
     # the judged pairs' codes (the only array of two) hash unlike the run's
     def broken(codes: Any, salt: Any) -> Any:
         return original(codes, salt) ^ np.uint64((codes.size == 2) << 63)
 
-    fast._code_hash = broken
+    fast_keys.code_hash = broken
     try:
         with pytest.raises(EngineInconsistency):
             evaluate_columns(run, judgments, contract)
     finally:
-        fast._code_hash = original
+        fast_keys.code_hash = original

@@ -32,7 +32,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import judgepool.core.fast as fast
+import judgepool.core.fast.keys as fast_keys
 from judgepool.core.aggregate import evaluate, group_by_query
 from judgepool.core.contract import Contract, Scale, preset
 from judgepool.core.errors import DuplicatesRejected, UnjudgedRejected
@@ -79,14 +79,16 @@ def _write(path: Path, rows: list[Row]) -> Path:
 
 @contextmanager
 def _patched(**values: Any) -> Iterator[None]:
-    saved = {name: getattr(fast, name) for name in values}
+    """Replace attributes of the fast engine's `keys` module (its hashing and
+    parallelism), which read them at call time."""
+    saved = {name: getattr(fast_keys, name) for name in values}
     for name, value in values.items():
-        setattr(fast, name, value)
+        setattr(fast_keys, name, value)
     try:
         yield
     finally:
         for name, value in saved.items():
-            setattr(fast, name, value)
+            setattr(fast_keys, name, value)
 
 
 # ----------------------------------------------------------------------- strategies
@@ -309,11 +311,11 @@ def test_chunked_and_parallel_hashing_changes_nothing(
     tmp_path: Path, case: tuple[list[Row], Judged, Contract], workers: int, chunk: int
 ) -> None:
     rows, judgments, contract = case
-    with _patched(_workers=lambda: workers, _CHUNK_ROWS=chunk, _PARALLEL_ROWS=0):
+    with _patched(workers=lambda: workers, CHUNK_ROWS=chunk, PARALLEL_ROWS=0):
         check_same_as_reference(_write(tmp_path / "run", rows), judgments, contract)
 
 
-def _colliding_hash(self: Any, lo: int, hi: int, salt: Any) -> Any:
+def _colliding_hash(self: Any, low: int, high: int, salt: Any) -> Any:
     return salt & 0  # every ID of every query hashes alike
 
 
@@ -323,13 +325,13 @@ def test_hash_collisions_cost_time_not_correctness(
     tmp_path: Path, case: tuple[list[Row], Judged, Contract]
 ) -> None:
     rows, judgments, contract = case
-    with _patched(_code_hash=lambda codes, salt: salt & 0):
-        saved = fast._StringHasher.hash
-        fast._StringHasher.hash = _colliding_hash  # type: ignore[method-assign]
+    with _patched(code_hash=lambda codes, salt: salt & 0):
+        saved = fast_keys.StringHasher.hash
+        fast_keys.StringHasher.hash = _colliding_hash  # type: ignore[method-assign]
         try:
             check_same_as_reference(_write(tmp_path / "run", rows), judgments, contract)
         finally:
-            fast._StringHasher.hash = saved  # type: ignore[method-assign]
+            fast_keys.StringHasher.hash = saved  # type: ignore[method-assign]
 
 
 # ----------------------------------------------------------------------- examples

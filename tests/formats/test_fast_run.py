@@ -19,9 +19,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import judgepool.formats.fast_run as fast_run
 from judgepool.core.errors import InputError
 from judgepool.formats.fast_run import ParsedRun, parse_run_bytes, read_run_columns
+from judgepool.formats.fast_run import blocks as run_blocks
+from judgepool.formats.fast_run import stream as run_stream
 from judgepool.formats.trec import read_run
 
 Outcome = tuple[str, Any]
@@ -63,16 +64,16 @@ def _fast(path: Path) -> Outcome:
 def _in_memory(
     data: bytes, path: Path, *, fast: bool, block_bytes: int | None = None, smallest: int = 0
 ) -> Outcome:
-    saved = fast_run._BLOCK_BYTES, fast_run._SMALLEST_SPAN
+    saved = run_blocks.BLOCK_BYTES, run_blocks.SMALLEST_SPAN
     if block_bytes is not None:
-        fast_run._BLOCK_BYTES = block_bytes  # type: ignore[misc]
-        fast_run._SMALLEST_SPAN = smallest  # type: ignore[misc]
+        run_blocks.BLOCK_BYTES = block_bytes  # type: ignore[misc]
+        run_blocks.SMALLEST_SPAN = smallest  # type: ignore[misc]
     try:
         parsed = parse_run_bytes(data, str(path), fast=fast)
     except InputError as exc:
         return ("error", (str(exc), exc.path, exc.line))
     finally:
-        fast_run._BLOCK_BYTES, fast_run._SMALLEST_SPAN = saved  # type: ignore[misc]
+        run_blocks.BLOCK_BYTES, run_blocks.SMALLEST_SPAN = saved  # type: ignore[misc]
     return ("ok", _rows(parsed))
 
 
@@ -227,8 +228,8 @@ def test_a_large_file_streams_in_many_blocks_and_finds_a_late_error(tmp_path: Pa
         for i in range(36_000)
     ]
     data = "".join(lines).encode()
-    saved = fast_run._BLOCK_BYTES, fast_run._SMALLEST_SPAN
-    fast_run._BLOCK_BYTES, fast_run._SMALLEST_SPAN = 1 << 18, 1 << 12  # type: ignore[misc]
+    saved = run_blocks.BLOCK_BYTES, run_blocks.SMALLEST_SPAN
+    run_blocks.BLOCK_BYTES, run_blocks.SMALLEST_SPAN = 1 << 18, 1 << 12  # type: ignore[misc]
     try:
         good = check_all_readers_agree(tmp_path, data, tiny_blocks=False)
         assert good[0] == "ok" and len(good[1][0]) == 36_000
@@ -241,19 +242,19 @@ def test_a_large_file_streams_in_many_blocks_and_finds_a_late_error(tmp_path: Pa
         late = check_all_readers_agree(tmp_path, "".join(lines).encode(), tiny_blocks=False)
         assert late[0] == "error" and late[1][2] == 34_001
     finally:
-        fast_run._BLOCK_BYTES, fast_run._SMALLEST_SPAN = saved  # type: ignore[misc]
+        run_blocks.BLOCK_BYTES, run_blocks.SMALLEST_SPAN = saved  # type: ignore[misc]
 
 
 def test_the_fast_tier_is_what_reads_a_regular_file(tmp_path: Path) -> None:
     # guards the speed of the common case: no fallback for a plain run file
     path = tmp_path / "run"
     path.write_bytes(GOOD * 100)
-    assert fast_run._read_streaming(path) is not None
-    assert fast_run._parse_regular(GOOD * 100) is not None
+    assert run_stream.read_streaming(path) is not None
+    assert run_stream.parse_regular(GOOD * 100) is not None
     path.write_bytes(GOOD.replace(b" ", b"\t"))  # tab-separated: read as spaces
-    assert fast_run._read_streaming(path) is not None
+    assert run_stream.read_streaming(path) is not None
     path.write_bytes(GOOD.replace(b" Q0", b"\t Q0"))  # a tab and a space: irregular
-    assert fast_run._read_streaming(path) is None
+    assert run_stream.read_streaming(path) is None
 
 
 # ----------------------------------------------------------------------- properties
@@ -366,7 +367,7 @@ def test_well_formed_runs_take_the_fast_tier(
     expected = check_all_readers_agree(tmp_path, text.encode())
     assert expected[0] == "ok"
     if lines:
-        assert fast_run._read_streaming(tmp_path / "run") is not None
+        assert run_stream.read_streaming(tmp_path / "run") is not None
 
 
 _SPECIAL = b" \r\n0x\tX#\xef\xbb\xbf"
@@ -391,7 +392,7 @@ def _scan_reference(data: bytes) -> tuple[bool, bool, bool]:
     cuts=st.lists(st.integers(0, 40), max_size=6),
 )
 def test_the_scanner_sees_the_same_across_chunk_boundaries(data: bytes, cuts: list[int]) -> None:
-    scanner = fast_run._Scanner()
+    scanner = run_stream.Scanner()
     points = sorted({min(c, len(data)) for c in cuts} | {0, len(data)})
     for lo, hi in itertools.pairwise(points):
         scanner.feed(data[lo:hi])

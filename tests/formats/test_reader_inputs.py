@@ -17,9 +17,9 @@ from pathlib import Path
 
 import pytest
 
-import judgepool.formats.fast_run as fast_run
 from judgepool.core.errors import InputError
 from judgepool.formats.fast_run import read_run_columns
+from judgepool.formats.fast_run import stream as run_stream
 from judgepool.formats.trec import read_run
 from tests.formats.test_fast_run import GOOD, _fast, _reference, _rows, check_all_readers_agree
 
@@ -42,7 +42,7 @@ def test_a_byte_order_mark_is_dropped_and_counted_in_the_digest(tmp_path: Path) 
     assert read_run(marked).entries == read_run(plain).entries
     assert read_run_columns(marked).digest == read_run(marked).digest != read_run(plain).digest
     # the common case stays on the fast tier
-    assert fast_run._read_streaming(marked) is not None
+    assert run_stream.read_streaming(marked) is not None
 
 
 @pytest.mark.parametrize(
@@ -92,11 +92,11 @@ def test_a_file_of_forbidden_ids_never_takes_the_fast_tier(tmp_path: Path) -> No
     path = tmp_path / "run"
     for doc in ("d\x01", "d\x7f", "#d", "d\u0085", "d\u00a0", "d\u202e", "d\u200b", "d\ufeff"):
         path.write_bytes(f"q Q0 ok 1 2 t\nq Q0 {doc} 2 1 t\n".encode())
-        assert fast_run._read_streaming(path) is None
-        assert fast_run._parse_regular(path.read_bytes()) is None
+        assert run_stream.read_streaming(path) is None
+        assert run_stream.parse_regular(path.read_bytes()) is None
     for doc in ("d–x", "文書", "é", "d#1"):  # allowed, non-ASCII or not
         path.write_bytes(f"q Q0 ok 1 2 t\nq Q0 {doc} 2 1 t\n".encode())
-        assert fast_run._read_streaming(path) is not None
+        assert run_stream.read_streaming(path) is not None
 
 
 def _damaged_gzip() -> dict[str, bytes]:

@@ -1,14 +1,19 @@
 """Scoring a whole run: the population of queries, the policies that decide who is
 in the mean, and the summary (macro mean, pooled ratio, every count).
 
-`evaluate` is the reference path over `RunEntry` lines; `summarise` is shared
-with the fast path so both report the population the same way.
+The two engines (`evaluate` here, the reference over `RunEntry` lines, and
+`core.fast.evaluate_columns`) differ only in how they score the judged queries
+a run returned (a `ReturnedQueries`); `evaluate_returned` does the rest for
+both: the refusals, the judged queries the run lacks, the unknown ones, and
+the summary. So both report the population the same way.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Protocol, assert_never
 
 from judgepool.core.contract import Contract
 from judgepool.core.errors import (
@@ -19,7 +24,7 @@ from judgepool.core.errors import (
     UnjudgedRejected,
 )
 from judgepool.core.metrics import score_missing_query, score_query
-from judgepool.core.ranking import form_list
+from judgepool.core.ranking import FormedList, form_list
 from judgepool.core.types import Evaluation, Judgments, QueryResult, RunEntry, Summary
 
 
@@ -69,6 +74,106 @@ def summarise(per_query: Sequence[QueryResult], unknown_queries: Sequence[str]) 
     )
 
 
+@dataclass(frozen=True)
+class ReturnedScores:
+    """An engine's scores of the judged queries a run returned."""
+
+    results: Mapping[str, QueryResult]  # by query ID
+    # the unjudged documents in the top k, by query ID then rank: required
+    # under unjudged=reject (which refuses the run if there is one)
+    unjudged: Sequence[UnjudgedEntry]
+
+
+class ReturnedQueries(Protocol):
+    """What an engine computes: the judged queries a run returned. Everything
+    else about an evaluation is `evaluate_returned`'s, shared by both engines."""
+
+    def query_ids(self) -> Iterable[str]:
+        """Every query ID of the run, judged or not."""
+        ...
+
+    def duplicates(self) -> Sequence[DuplicateEntry]:
+        """Every (query, entity) a judged query repeats, by query ID then the
+        kept copy's rank: required under duplicates=reject."""
+        ...
+
+    def score(self) -> ReturnedScores:
+        """Score every judged query the run returned."""
+        ...
+
+
+def evaluate_returned(
+    returned: ReturnedQueries,
+    judgments: Judgments,
+    contract: Contract,
+    source: str | None = None,
+) -> Evaluation:
+    """The `Evaluation` of a run whose returned judged queries an engine scores.
+
+    Raises `DuplicatesRejected` / `UnjudgedRejected` when a ``reject`` policy
+    refuses the run, listing every offending entry across all judged queries.
+    """
+    match contract.duplicates:
+        case "reject":
+            duplicates = returned.duplicates()
+            if duplicates:
+                raise DuplicatesRejected(duplicates, source)
+        case "first":
+            pass  # the engines dropped the later copies
+        case _:
+            # until contract.py types the policies as Literal, mypy sees a str here
+            assert_never(contract.duplicates)  # type: ignore[arg-type]
+    scores = returned.score()
+    match contract.unjudged:
+        case "reject":
+            if scores.unjudged:
+                raise UnjudgedRejected(scores.unjudged, source)
+        case "zero" | "condense":
+            pass  # the engines scored the unjudged documents as the policy says
+        case _:
+            # until contract.py types the policies as Literal, mypy sees a str here
+            assert_never(contract.unjudged)  # type: ignore[arg-type]
+    per_query: list[QueryResult] = []
+    for query_id in sorted(judgments):
+        result = scores.results.get(query_id)
+        if result is None:  # a judged query the run did not return
+            result = score_missing_query(query_id, judgments[query_id], contract)
+        per_query.append(result)
+    unknown = sorted(q for q in returned.query_ids() if q not in judgments)
+    return assemble(contract, per_query, unknown)
+
+
+class _ReferenceQueries:
+    """The reference engine's part: every judged query's list formed
+    (`ranking.form_list`), then scored (`metrics.score_query`)."""
+
+    def __init__(
+        self, run: Mapping[str, Sequence[RunEntry]], judgments: Judgments, contract: Contract
+    ) -> None:
+        self._run = run
+        self._judgments = judgments
+        self._contract = contract
+        self._formed: dict[str, FormedList] = {
+            query_id: form_list(query_id, run[query_id], judgments[query_id], contract)
+            for query_id in sorted(judgments)
+            if run.get(query_id)
+        }
+
+    def query_ids(self) -> Iterable[str]:
+        return self._run.keys()
+
+    def duplicates(self) -> Sequence[DuplicateEntry]:
+        return [entry for formed in self._formed.values() for entry in formed.duplicates]
+
+    def score(self) -> ReturnedScores:
+        results = {
+            query_id: score_query(query_id, formed, self._judgments[query_id], self._contract)
+            for query_id, formed in self._formed.items()
+        }
+        unjudged = [entry for formed in self._formed.values() for entry in formed.unjudged_in_top_k]
+        return ReturnedScores(results, unjudged)
+
+
 def evaluate(
     run: Mapping[str, Sequence[RunEntry]],
     judgments: Judgments,
@@ -80,25 +185,9 @@ def evaluate(
     Raises `DuplicatesRejected` / `UnjudgedRejected` when a ``reject`` policy
     refuses the run, listing every offending entry across all queries.
     """
-    duplicates: list[DuplicateEntry] = []
-    unjudged: list[UnjudgedEntry] = []
-    per_query: list[QueryResult] = []
-    for query_id in sorted(judgments):
-        judged = judgments[query_id]
-        entries = run.get(query_id)
-        if not entries:
-            per_query.append(score_missing_query(query_id, judged, contract))
-            continue
-        formed = form_list(query_id, entries, judged, contract)
-        duplicates.extend(formed.duplicates)
-        unjudged.extend(formed.unjudged_in_top_k)
-        per_query.append(score_query(query_id, formed, judged, contract))
-    unknown = sorted(q for q in run if q not in judgments)
-    if contract.duplicates == "reject" and duplicates:
-        raise DuplicatesRejected(duplicates, source)
-    if contract.unjudged == "reject" and unjudged:
-        raise UnjudgedRejected(unjudged, source)
-    return assemble(contract, per_query, unknown)
+    return evaluate_returned(
+        _ReferenceQueries(run, judgments, contract), judgments, contract, source
+    )
 
 
 def assemble(

@@ -1,6 +1,6 @@
 """The reference implementation of every per-query measure of the contract.
 
-Plain and readable on purpose: `fast.py` computes the same numbers on whole
+Plain and readable on purpose: `core.fast` computes the same numbers on whole
 runs at once, and the tests hold it to this module on random inputs. The
 discount is 1 / log2(i + 1) at 1-based position i; DCG is reported in base 2.
 """
@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from typing import assert_never
 
 from judgepool.core.contract import Contract
 from judgepool.core.ranking import FormedList, RankedDoc
@@ -35,7 +36,16 @@ def normalise(dcg_value: float, idcg_value: float, zero_idcg: str) -> float | No
     None means the query is left out of the mean."""
     if idcg_value > 0:
         return dcg_value / idcg_value
-    return {"zero": 0.0, "one": 1.0, "exclude": None}[zero_idcg]
+    match zero_idcg:
+        case "zero":
+            return 0.0
+        case "one":
+            return 1.0
+        case "exclude":
+            return None
+        case _:
+            # until contract.py types the policies as Literal, mypy sees a str here
+            assert_never(zero_idcg)  # type: ignore[arg-type]
 
 
 def _gains(docs: Sequence[RankedDoc], contract: Contract) -> list[float]:
@@ -47,9 +57,14 @@ def _universe_idcg(
 ) -> float:
     """IDCG under the contract's universe: every judged document of the query,
     or only the documents of the (formed) list."""
-    if contract.universe == "judged":
-        return ideal_dcg([contract.gain_of(g) for g in judged.values()], contract.k)
-    return ideal_dcg(_gains(docs, contract), contract.k)
+    match contract.universe:
+        case "judged":
+            return ideal_dcg([contract.gain_of(g) for g in judged.values()], contract.k)
+        case "candidates":
+            return ideal_dcg(_gains(docs, contract), contract.k)
+        case _:
+            # until contract.py types the policies as Literal, mypy sees a str here
+            assert_never(contract.universe)  # type: ignore[arg-type]
 
 
 def tie_groups(docs: Sequence[RankedDoc]) -> list[list[RankedDoc]]:
@@ -84,17 +99,30 @@ def unjudged_scenario(
     recomputed with those documents added to the universe."""
     k = contract.k
     docs = [
-        RankedDoc(d.doc_id, d.entity, grade, d.score, d.line) if i < k and d.grade is None else d
-        for i, d in enumerate(formed.deduplicated)
+        RankedDoc(doc.doc_id, doc.entity, grade, doc.score, doc.line)
+        if place < k and doc.grade is None
+        else doc
+        for place, doc in enumerate(formed.deduplicated)
     ]
-    if contract.unjudged == "condense":
-        docs = [d for d in docs if d.grade is not None]
-    if contract.universe == "judged":
-        universe = [contract.gain_of(g) for g in judged.values()]
-        universe += [contract.gain_of(grade)] * len(formed.unjudged_in_top_k)
-        idcg_value = ideal_dcg(universe, k)
-    else:
-        idcg_value = ideal_dcg(_gains(docs, contract), k)
+    match contract.unjudged:
+        case "condense":
+            # the documents given a grade are judged now: only those beyond k go
+            docs = [doc for doc in docs if doc.grade is not None]
+        case "reject" | "zero":
+            pass
+        case _:
+            # until contract.py types the policies as Literal, mypy sees a str here
+            assert_never(contract.unjudged)  # type: ignore[arg-type]
+    match contract.universe:
+        case "judged":
+            universe = [contract.gain_of(g) for g in judged.values()]
+            universe += [contract.gain_of(grade)] * len(formed.unjudged_in_top_k)
+            idcg_value = ideal_dcg(universe, k)
+        case "candidates":
+            idcg_value = ideal_dcg(_gains(docs, contract), k)
+        case _:
+            # until contract.py types the policies as Literal, mypy sees a str here
+            assert_never(contract.universe)  # type: ignore[arg-type]
     return normalise(dcg(_gains(docs, contract), k), idcg_value, contract.zero_idcg)
 
 
@@ -166,21 +194,31 @@ def score_missing_query(
     """
     k = contract.k
     judged_idcg = ideal_dcg([contract.gain_of(g) for g in judged.values()], k)
-    zero = contract.universe == "judged" and judged_idcg == 0
-    if zero:
-        ndcg_value = normalise(0.0, 0.0, contract.zero_idcg)
-        if contract.missing == "skip":
-            ndcg_value = None
-    else:
-        ndcg_value = 0.0 if contract.missing == "zero" else None
-    candidate = 0.0 if contract.missing == "zero" else None
+    match contract.universe:
+        case "judged":
+            idcg, zero = judged_idcg, judged_idcg == 0
+        case "candidates":
+            idcg, zero = 0.0, False  # no list, no candidates: not a zero-IDCG query
+        case _:
+            # until contract.py types the policies as Literal, mypy sees a str here
+            assert_never(contract.universe)  # type: ignore[arg-type]
+    absent: float | None
+    match contract.missing:
+        case "zero":
+            absent = 0.0
+        case "skip":
+            absent = None
+        case _:
+            # until contract.py types the policies as Literal, mypy sees a str here
+            assert_never(contract.missing)  # type: ignore[arg-type]
+    ndcg_value = normalise(0.0, 0.0, contract.zero_idcg) if zero and absent is not None else absent
     has_relevant = any(g >= contract.relevant_from for g in judged.values())
     return QueryResult(
         query_id=query_id,
         ndcg=ndcg_value,
         dcg=0.0,
-        idcg=judged_idcg if contract.universe == "judged" else 0.0,
-        candidate_ndcg=candidate,
+        idcg=idcg,
+        candidate_ndcg=absent,
         returned=0,
         judged_at_k=None,
         unjudged_at_k=0,

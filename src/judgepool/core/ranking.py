@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import assert_never
 
 from judgepool.core.contract import Contract
 from judgepool.core.errors import DuplicateEntry, UnjudgedEntry
@@ -42,17 +43,20 @@ class FormedList:
 
 def order_entries(entries: Sequence[RunEntry], ties: str) -> list[RunEntry]:
     """The run's lines of one query in ranked order under the tie policy."""
-    if ties == "trec_eval":
-        # score descending, then document ID descending (byte order: Python
-        # compares str by code point, which is UTF-8 byte order).
-        return sorted(entries, key=lambda e: (e.score, e.doc_id), reverse=True)
-    if ties == "docid":
-        return sorted(entries, key=lambda e: (-e.score, e.doc_id))
-    if ties == "rank":
-        return sorted(entries, key=lambda e: e.rank)  # stable: equal ranks keep file order
-    if ties == "input":
-        return list(entries)
-    raise ValueError(f"unknown tie policy {ties!r}")
+    match ties:
+        case "trec_eval":
+            # score descending, then document ID descending (byte order: Python
+            # compares str by code point, which is UTF-8 byte order).
+            return sorted(entries, key=lambda e: (e.score, e.doc_id), reverse=True)
+        case "docid":
+            return sorted(entries, key=lambda e: (-e.score, e.doc_id))
+        case "rank":
+            return sorted(entries, key=lambda e: e.rank)  # stable: equal ranks keep file order
+        case "input":
+            return list(entries)
+        case _:
+            # until contract.py types the policies as Literal, mypy sees a str here
+            assert_never(ties)  # type: ignore[arg-type]
 
 
 def form_list(
@@ -82,8 +86,18 @@ def form_list(
         for position, doc in enumerate(kept[: contract.k], start=1)
         if doc.grade is None
     )
-    if contract.unjudged == "condense":
-        final = tuple(doc for doc in kept if doc.grade is not None)
-    else:
-        final = tuple(kept)
-    return FormedList(tuple(kept), final, duplicates, unjudged)
+    return FormedList(tuple(kept), _final(kept, contract), duplicates, unjudged)
+
+
+def _final(kept: Sequence[RankedDoc], contract: Contract) -> tuple[RankedDoc, ...]:
+    """The list the measures see: the unjudged documents kept (at gain 0) or
+    removed. Under ``reject`` a list with unjudged documents in its top k is
+    refused, and those beyond it stay."""
+    match contract.unjudged:
+        case "reject" | "zero":
+            return tuple(kept)
+        case "condense":
+            return tuple(doc for doc in kept if doc.grade is not None)
+        case _:
+            # until contract.py types the policies as Literal, mypy sees a str here
+            assert_never(contract.unjudged)  # type: ignore[arg-type]

@@ -1,0 +1,41 @@
+"""The evaluation of `aggregate.evaluate`, computed on a whole run at once.
+
+`evaluate_columns` takes a run as columns (``formats.fast_run.RunColumns``, or
+anything with its attributes) and returns the same `Evaluation` as the
+reference path (`aggregate.evaluate` over `formats.trec.read_run`), raising the
+same `DuplicatesRejected` / `UnjudgedRejected` with the same entries: both
+engines hand their scores of the queries the run returned to
+`aggregate.evaluate_returned`, which does the rest. The tests hold it to the
+reference on random runs under every contract parameter.
+
+How it stays fast on millions of lines, in numpy and pyarrow, with Python loops
+only over per-query values and small sets of rows, one module per step:
+
+- `run`: the columns checked, in the types the engine computes with.
+- `layout` and `order`: the queries and the ranked order. Most runs keep each
+  query's lines together and are already in score order; only what is not is
+  sorted, and the order is kept as a sparse permutation (the moved positions
+  only).
+- `keys`: each line gets a 64-bit hash of (query, document or entity) with its
+  line index packed into the low bits; sorting (in parts that split no query,
+  in parallel, while `layout` orders the run) puts equal hashes side by side
+  and lets every judged (query, document) pair find its lines by binary
+  search. An ID's hash is a function of its own bytes only (see
+  `keys.StringHasher`): the run's and the judgments' IDs, hashed apart, meet.
+  An ``entity`` pattern is applied with Python's ``re`` to the distinct
+  document IDs only.
+- `matching` and `duplicates`: every match the hashes propose is verified
+  exactly, so a hash collision costs time, never correctness. Whatever the
+  hashes say, an "unjudged" document of the top k is checked exactly against
+  the judgments (`matching.confirm_unjudged`), with Arrow's exact set look-up.
+- `judged`, `measures`, `ties`, `unjudged`, `scoring`: only judged lines carry
+  gain, so DCG, ideal DCG, tie ranges and the unjudged scenarios are sums over
+  sparse terms, added in rank order from the same discount and gain values as
+  `metrics.py`: the sums are those of the reference, bit for bit.
+"""
+
+from judgepool.core.arrow import arrow_strings
+from judgepool.core.fast.engine import evaluate_columns
+from judgepool.core.fast.run import ColumnarRun
+
+__all__ = ["ColumnarRun", "arrow_strings", "evaluate_columns"]

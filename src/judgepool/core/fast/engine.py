@@ -1,0 +1,55 @@
+"""`evaluate_columns`: the fast engine's part of an evaluation, computed on a
+whole run at once, handed to the orchestration both engines share."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from judgepool.core.aggregate import ReturnedScores, evaluate_returned
+from judgepool.core.contract import Contract
+from judgepool.core.errors import DuplicateEntry
+from judgepool.core.fast.duplicates import find_duplicates
+from judgepool.core.fast.indexed import IndexedRun, index_run
+from judgepool.core.fast.judged import Matched
+from judgepool.core.fast.matching import find_judged_lines
+from judgepool.core.fast.run import ColumnarRun
+from judgepool.core.fast.scoring import score_queries
+from judgepool.core.types import Evaluation, Judgments
+
+
+class _FastQueries:
+    """The judged queries a run returned, as the fast engine scores them
+    (an `aggregate.ReturnedQueries`)."""
+
+    def __init__(self, indexed: IndexedRun, judgments: Judgments, contract: Contract) -> None:
+        self._judgments = judgments
+        self._contract = contract
+        self._matched = Matched(
+            indexed, find_judged_lines(indexed, judgments), find_duplicates(indexed, contract)
+        )
+
+    def query_ids(self) -> Iterable[str]:
+        return self._matched.layout.query_ids
+
+    def duplicates(self) -> Sequence[DuplicateEntry]:
+        return self._matched.duplicates.entries
+
+    def score(self) -> ReturnedScores:
+        return score_queries(self._matched, self._judgments, self._contract)
+
+
+def evaluate_columns(
+    columns: ColumnarRun,
+    judgments: Judgments,
+    contract: Contract,
+    source: str | None = None,
+) -> Evaluation:
+    """Score a run given as columns: the same `Evaluation` as `aggregate.evaluate`.
+
+    Raises `DuplicatesRejected` / `UnjudgedRejected` when a ``reject`` policy
+    refuses the run, listing every offending entry across all judged queries.
+    """
+    indexed = index_run(columns, judgments, contract)
+    return evaluate_returned(
+        _FastQueries(indexed, judgments, contract), judgments, contract, source
+    )
