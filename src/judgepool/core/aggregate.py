@@ -121,8 +121,7 @@ def evaluate_returned(
         case "first":
             pass  # the engines dropped the later copies
         case _:
-            # until contract.py types the policies as Literal, mypy sees a str here
-            assert_never(contract.duplicates)  # type: ignore[arg-type]
+            assert_never(contract.duplicates)
     scores = returned.score()
     match contract.unjudged:
         case "reject":
@@ -131,8 +130,7 @@ def evaluate_returned(
         case "zero" | "condense":
             pass  # the engines scored the unjudged documents as the policy says
         case _:
-            # until contract.py types the policies as Literal, mypy sees a str here
-            assert_never(contract.unjudged)  # type: ignore[arg-type]
+            assert_never(contract.unjudged)
     per_query: list[QueryResult] = []
     for query_id in sorted(judgments):
         result = scores.results.get(query_id)

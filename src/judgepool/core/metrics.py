@@ -11,7 +11,7 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import assert_never
 
-from judgepool.core.contract import Contract
+from judgepool.core.contract import Contract, ZeroIdcgPolicy
 from judgepool.core.ranking import FormedList, RankedDoc
 from judgepool.core.types import QueryResult
 
@@ -31,7 +31,7 @@ def ideal_dcg(gains: Sequence[float], k: int) -> float:
     return dcg(sorted(gains, reverse=True), k)
 
 
-def normalise(dcg_value: float, idcg_value: float, zero_idcg: str) -> float | None:
+def normalise(dcg_value: float, idcg_value: float, zero_idcg: ZeroIdcgPolicy) -> float | None:
     """nDCG, with the ``zero_idcg`` policy deciding a query whose ideal is 0.
     None means the query is left out of the mean."""
     if idcg_value > 0:
@@ -44,8 +44,7 @@ def normalise(dcg_value: float, idcg_value: float, zero_idcg: str) -> float | No
         case "exclude":
             return None
         case _:
-            # until contract.py types the policies as Literal, mypy sees a str here
-            assert_never(zero_idcg)  # type: ignore[arg-type]
+            assert_never(zero_idcg)
 
 
 def _gains(docs: Sequence[RankedDoc], contract: Contract) -> list[float]:
@@ -63,8 +62,7 @@ def _universe_idcg(
         case "candidates":
             return ideal_dcg(_gains(docs, contract), contract.k)
         case _:
-            # until contract.py types the policies as Literal, mypy sees a str here
-            assert_never(contract.universe)  # type: ignore[arg-type]
+            assert_never(contract.universe)
 
 
 def tie_groups(docs: Sequence[RankedDoc]) -> list[list[RankedDoc]]:
@@ -111,8 +109,7 @@ def unjudged_scenario(
         case "reject" | "zero":
             pass
         case _:
-            # until contract.py types the policies as Literal, mypy sees a str here
-            assert_never(contract.unjudged)  # type: ignore[arg-type]
+            assert_never(contract.unjudged)
     match contract.universe:
         case "judged":
             universe = [contract.gain_of(g) for g in judged.values()]
@@ -121,8 +118,7 @@ def unjudged_scenario(
         case "candidates":
             idcg_value = ideal_dcg(_gains(docs, contract), k)
         case _:
-            # until contract.py types the policies as Literal, mypy sees a str here
-            assert_never(contract.universe)  # type: ignore[arg-type]
+            assert_never(contract.universe)
     return normalise(dcg(_gains(docs, contract), k), idcg_value, contract.zero_idcg)
 
 
@@ -200,8 +196,7 @@ def score_missing_query(
         case "candidates":
             idcg, zero = 0.0, False  # no list, no candidates: not a zero-IDCG query
         case _:
-            # until contract.py types the policies as Literal, mypy sees a str here
-            assert_never(contract.universe)  # type: ignore[arg-type]
+            assert_never(contract.universe)
     absent: float | None
     match contract.missing:
         case "zero":
@@ -209,8 +204,7 @@ def score_missing_query(
         case "skip":
             absent = None
         case _:
-            # until contract.py types the policies as Literal, mypy sees a str here
-            assert_never(contract.missing)  # type: ignore[arg-type]
+            assert_never(contract.missing)
     ndcg_value = normalise(0.0, 0.0, contract.zero_idcg) if zero and absent is not None else absent
     has_relevant = any(g >= contract.relevant_from for g in judged.values())
     return QueryResult(

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import assert_never
 
-from judgepool.core.contract import Contract
+from judgepool.core.contract import Contract, TiePolicy
 from judgepool.core.errors import DuplicateEntry, UnjudgedEntry
 from judgepool.core.types import RunEntry
 
@@ -41,7 +41,7 @@ class FormedList:
     unjudged_in_top_k: tuple[UnjudgedEntry, ...]
 
 
-def order_entries(entries: Sequence[RunEntry], ties: str) -> list[RunEntry]:
+def order_entries(entries: Sequence[RunEntry], ties: TiePolicy) -> list[RunEntry]:
     """The run's lines of one query in ranked order under the tie policy."""
     match ties:
         case "trec_eval":
@@ -55,8 +55,7 @@ def order_entries(entries: Sequence[RunEntry], ties: str) -> list[RunEntry]:
         case "input":
             return list(entries)
         case _:
-            # until contract.py types the policies as Literal, mypy sees a str here
-            assert_never(ties)  # type: ignore[arg-type]
+            assert_never(ties)
 
 
 def form_list(
@@ -99,5 +98,4 @@ def _final(kept: Sequence[RankedDoc], contract: Contract) -> tuple[RankedDoc, ..
         case "condense":
             return tuple(doc for doc in kept if doc.grade is not None)
         case _:
-            # until contract.py types the policies as Literal, mypy sees a str here
-            assert_never(contract.unjudged)  # type: ignore[arg-type]
+            assert_never(contract.unjudged)

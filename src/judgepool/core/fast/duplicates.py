@@ -77,8 +77,7 @@ def find_duplicates(indexed: IndexedRun, contract: Contract) -> Duplicates:
         case "reject":
             entries = _entries(indexed, rows, positions, segments, kept)
         case _:
-            # until contract.py types the policies as Literal, mypy sees a str here
-            assert_never(contract.duplicates)  # type: ignore[arg-type]
+            assert_never(contract.duplicates)
     return Duplicates(entries, dropped, per_segment)
 
 

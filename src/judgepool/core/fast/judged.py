@@ -30,8 +30,7 @@ def keeps_unjudged(contract: Contract) -> bool:
         case "condense":
             return False
         case _:
-            # until contract.py types the policies as Literal, mypy sees a str here
-            assert_never(contract.unjudged)  # type: ignore[arg-type]
+            assert_never(contract.unjudged)
 
 
 @dataclass(frozen=True, eq=False)

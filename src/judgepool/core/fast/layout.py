@@ -16,6 +16,7 @@ import numpy as np
 import pyarrow.compute as pc
 
 from judgepool.core.arrow import numpy_of, take
+from judgepool.core.contract import TiePolicy
 from judgepool.core.fast.arrays import (
     EMPTY_INTS,
     BoolArray,
@@ -112,7 +113,7 @@ class Layout:
         return segments
 
 
-def build_layout(run: Run, queries: Queries, ties: str) -> Layout:
+def build_layout(run: Run, queries: Queries, ties: TiePolicy) -> Layout:
     """The run's segments and ranked order under the tie policy."""
     if run.size == 0:
         return Layout(
@@ -130,7 +131,7 @@ def build_layout(run: Run, queries: Queries, ties: str) -> Layout:
     return _ungrouped_layout(run, ties, queries.codes, queries.query_ids)
 
 
-def _out_of_order(run: Run, inside: BoolArray, ties: str) -> IntArray:
+def _out_of_order(run: Run, inside: BoolArray, ties: TiePolicy) -> IntArray:
     """The pairs (i, i + 1) of rows of one query in the wrong order for the tie
     policy's first key (ties within the key are set right apart)."""
     match ties:
@@ -141,11 +142,10 @@ def _out_of_order(run: Run, inside: BoolArray, ties: str) -> IntArray:
         case "input":
             return EMPTY_INTS
         case _:
-            # until contract.py types the policies as Literal, mypy sees a str here
-            assert_never(ties)  # type: ignore[arg-type]
+            assert_never(ties)
 
 
-def _orders_equal_scores(ties: str) -> bool:
+def _orders_equal_scores(ties: TiePolicy) -> bool:
     """Whether lines of equal score are ordered by a second key (the document ID)."""
     match ties:
         case "trec_eval" | "docid":
@@ -153,11 +153,10 @@ def _orders_equal_scores(ties: str) -> bool:
         case "rank" | "input":
             return False
         case _:
-            # until contract.py types the policies as Literal, mypy sees a str here
-            assert_never(ties)  # type: ignore[arg-type]
+            assert_never(ties)
 
 
-def _grouped_layout(run: Run, ties: str, queries: Queries) -> Layout:
+def _grouped_layout(run: Run, ties: TiePolicy, queries: Queries) -> Layout:
     """A run whose queries are contiguous: segments are file stretches, and only
     the queries out of order and the groups of equal scores are sorted."""
     size, starts = run.size, queries.starts
@@ -206,7 +205,7 @@ def _grouped_layout(run: Run, ties: str, queries: Queries) -> Layout:
     return Layout(queries.query_ids, segment_starts, order, True, None, ordered_scores, equal_pairs)
 
 
-def _ungrouped_layout(run: Run, ties: str, codes: IntArray, query_ids: list[str]) -> Layout:
+def _ungrouped_layout(run: Run, ties: TiePolicy, codes: IntArray, query_ids: list[str]) -> Layout:
     """A run that splits queries: every line sorted, by query code first, which
     makes segment k the query of code k."""
     size = run.size

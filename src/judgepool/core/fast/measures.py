@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from judgepool.core.contract import Contract
+from judgepool.core.contract import Contract, ZeroIdcgPolicy
 from judgepool.core.fast.arrays import EMPTY_FLOATS, FloatArray, IntArray, first_of_each
 from judgepool.core.metrics import normalise
 
@@ -120,7 +120,7 @@ def ideal(
     return total if copies is None else total + copies
 
 
-def normalised(dcg: FloatArray, idcg: FloatArray, zero_idcg: str) -> list[float | None]:
+def normalised(dcg: FloatArray, idcg: FloatArray, zero_idcg: ZeroIdcgPolicy) -> list[float | None]:
     """`metrics.normalise` over arrays: dcg / idcg where idcg > 0, else the
     ``zero_idcg`` policy's value (None: left out of the mean)."""
     with np.errstate(divide="ignore", invalid="ignore"):

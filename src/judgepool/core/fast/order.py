@@ -10,6 +10,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from judgepool.core.arrow import arrow_numbers, numpy_of, take
+from judgepool.core.contract import TiePolicy
 from judgepool.core.fast.arrays import IntArray
 from judgepool.core.fast.run import Run
 
@@ -73,7 +74,7 @@ def _patch_lookup(keys: IntArray, values: IntArray, wanted: IntArray) -> IntArra
     return result
 
 
-def sort_keys(ties: str) -> list[tuple[str, str]]:
+def sort_keys(ties: TiePolicy) -> list[tuple[str, str]]:
     """The tie policy's order of one query's lines, as pyarrow sort keys
     (`ranking.order_entries` is the reference); "input" keeps the file order."""
     match ties:
@@ -86,12 +87,11 @@ def sort_keys(ties: str) -> list[tuple[str, str]]:
         case "input":
             return []
         case _:
-            # until contract.py types the policies as Literal, mypy sees a str here
-            assert_never(ties)  # type: ignore[arg-type]
+            assert_never(ties)
 
 
 def sorted_subset(
-    run: Run, rows: IntArray, group: IntArray, ties: str, *, equal_scores: bool = False
+    run: Run, rows: IntArray, group: IntArray, ties: TiePolicy, *, equal_scores: bool = False
 ) -> IntArray:
     """``rows`` reordered by (group, then the tie policy's keys), stably.
     ``equal_scores``: every group holds one score, so the score key is left out."""

@@ -67,8 +67,7 @@ def score_queries(matched: Matched, judgments: Judgments, contract: Contract) ->
             case "zero" | "condense":
                 scenario = scenarios(contract, wanted, lines, universe, sizes, cutoff)
             case _:
-                # until contract.py types the policies as Literal, mypy sees a str here
-                assert_never(contract.unjudged)  # type: ignore[arg-type]
+                assert_never(contract.unjudged)
     return ReturnedScores(_records(matched, sizes, sums, scenario, contract), [])
 
 
@@ -93,8 +92,7 @@ def _segment_sums(
         case "candidates":
             idcg = candidate_idcg
         case _:
-            # until contract.py types the policies as Literal, mypy sees a str here
-            assert_never(contract.universe)  # type: ignore[arg-type]
+            assert_never(contract.universe)
     relevant = lines.grades >= contract.relevant_from
     first_relevant = np.full(count, -1, dtype=np.int64)
     relevant_segments, relevant_places = segments[relevant], places[relevant]

@@ -112,8 +112,7 @@ def scenarios(
             case "candidates":
                 idcg = ideal(lines.segments, lines.gains, count, cutoff, added)
             case _:
-                # until contract.py types the policies as Literal, mypy sees a str here
-                assert_never(contract.universe)  # type: ignore[arg-type]
+                assert_never(contract.universe)
         values.append(normalised(dcg[wanted_segments], idcg[wanted_segments], contract.zero_idcg))
     return {
         segment: (low, high)
