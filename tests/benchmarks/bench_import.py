@@ -25,7 +25,9 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from judgepool.services.workspace import import_qrels, import_run, init_workspace, open_workspace
+from judgepool.services.imports import import_run
+from judgepool.services.qrels import import_qrels
+from judgepool.services.workspace import init_workspace, open_workspace
 
 GOAL_RUN_LINES_PER_SECOND = 300_000
 

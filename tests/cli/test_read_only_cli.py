@@ -18,7 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from judgepool.services import workspace as services
+from judgepool.services.evaluations import list_evaluations
+from judgepool.services.workspace import open_workspace
 from tests.read_only import (
     Outcome,
     read_only_file,
@@ -74,8 +75,8 @@ def read_only(path: Path, kind: Kind) -> Iterator[None]:
 
 
 def stored_evaluations(path: Path) -> int:
-    with services.open_workspace(path) as ws:
-        return len(services.list_evaluations(ws))
+    with open_workspace(path) as ws:
+        return len(list_evaluations(ws))
 
 
 def clean(outcome: Outcome) -> bool:

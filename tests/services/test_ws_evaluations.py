@@ -13,24 +13,15 @@ from judgepool.core.aggregate import evaluate, group_by_query
 from judgepool.core.contract import Scale, preset
 from judgepool.core.errors import InputError
 from judgepool.formats.trec import read_qrels, read_run
-from judgepool.services.workspace import (
-    Workspace,
-    export_qrels,
-    import_qrels,
-    import_run,
-    init_workspace,
-    judge,
-    list_evaluations,
-    load_evaluation,
-    load_run_columns,
-    load_run_entries,
-    pool,
-    save_evaluation,
-    set_adjudicator,
-    undo,
-    workspace_judgments,
-)
+from judgepool.services.consensus import workspace_judgments
+from judgepool.services.evaluations import list_evaluations, load_evaluation, save_evaluation
+from judgepool.services.imports import import_run
+from judgepool.services.judging import judge, set_adjudicators, undo
+from judgepool.services.pools import pool
+from judgepool.services.qrels import export_qrels, import_qrels
+from judgepool.services.workspace import Workspace, init_workspace
 from judgepool.store.pools import pool_members
+from judgepool.store.runs import get_run, run_columns, run_entries
 from tests.compare import assert_same_evaluation
 
 
@@ -68,11 +59,11 @@ def test_workspace_scores_equal_scores_of_its_exported_files(
     _random_run(run_path, seed=11)
     import_run(ws, run_path)
     _grade_several(ws, seed=5)
-    set_adjudicator(ws, "carol")
+    set_adjudicators(ws, grant=["carol"])
     contract = preset("trec_eval", k=10, scale=Scale(0, 3))
 
     judgments, digest = workspace_judgments(ws, rule)
-    entries, stored = load_run_entries(ws, "sys")
+    entries, stored = run_entries(ws, "sys"), get_run(ws, "sys")
     from_workspace = evaluate(group_by_query(entries), judgments, contract)
 
     qrels_path = tmp_path / "exported.qrels"
@@ -95,7 +86,7 @@ def test_saved_evaluations_record_rule_and_turn_stale_when_judgments_change(
     import_run(ws, run_path)
     _grade_several(ws, seed=8)
     contract = preset("trec_eval", k=5)
-    entries, stored_run = load_run_entries(ws, "bm25")
+    entries, stored_run = run_entries(ws, "bm25"), get_run(ws, "bm25")
     saved = []
     computed = {}
     for rule in ("latest", "median"):
@@ -137,7 +128,7 @@ def test_save_evaluation_refuses_an_unknown_rule(ws: Workspace, tmp_path: Path) 
     import_run(ws, tmp_path / "r.run")
     import_qrels(ws, _qrels(tmp_path))
     judgments, digest = workspace_judgments(ws)
-    entries, run = load_run_entries(ws, "r")
+    entries, run = run_entries(ws, "r"), get_run(ws, "r")
     evaluation = evaluate(group_by_query(entries), judgments, preset("trec_eval"))
     with pytest.raises(InputError, match="unknown consensus rule"):
         save_evaluation(
@@ -218,7 +209,7 @@ def test_stored_run_columns_match_the_fast_reader_and_score_alike(
     run_path = tmp_path / "sys.run"
     _random_run(run_path, seed=21)
     import_run(ws, run_path)
-    stored = load_run_columns(ws, "sys")
+    stored = run_columns(ws, "sys")
     read = read_run_columns(run_path)
     assert stored.query_ids.to_pylist() == read.query_ids.to_pylist()
     assert stored.doc_ids.to_pylist() == read.doc_ids.to_pylist()
@@ -233,7 +224,7 @@ def test_stored_run_columns_match_the_fast_reader_and_score_alike(
     _grade_several(ws, seed=4)
     judgments, _ = workspace_judgments(ws)
     contract = preset("trec_eval", k=10)
-    entries, _ = load_run_entries(ws, "sys")
+    entries = run_entries(ws, "sys")
     assert_same_evaluation(
         evaluate(group_by_query(entries), judgments, contract),
         fast.evaluate_columns(stored, judgments, contract),

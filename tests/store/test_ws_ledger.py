@@ -14,18 +14,12 @@ import pytest
 
 from judgepool.core.errors import InputError
 from judgepool.formats.trec import qrels_digest, read_qrels
-from judgepool.services.workspace import (
-    Workspace,
-    disagreements,
-    export_qrels,
-    init_workspace,
-    set_adjudicator,
-    undo,
-    workspace_consensus,
-    workspace_judgments,
-)
-from judgepool.services.workspace import judge as judge_held
-from judgepool.store.ledger import current_judgments, list_events, low_median
+from judgepool.services.consensus import disagreements, workspace_consensus, workspace_judgments
+from judgepool.services.judging import judge as judge_held
+from judgepool.services.judging import set_adjudicators, undo
+from judgepool.services.qrels import export_qrels
+from judgepool.services.workspace import Workspace, init_workspace
+from judgepool.store.ledger import current_judgments, list_events
 
 # These tests judge items made up on the spot, in workspaces holding nothing else.
 judge = functools.partial(judge_held, allow_new=True)
@@ -146,14 +140,6 @@ def test_unsure_is_never_a_grade(ws: Workspace) -> None:
     assert disagreements(ws) == []
 
 
-def test_low_median() -> None:
-    assert low_median([3]) == 3
-    assert low_median([0, 3, 1]) == 1
-    assert low_median([0, 3]) == 0
-    assert low_median([2, 1, 3, 0]) == 1
-    assert low_median([2, 2, 3, 3]) == 2
-
-
 def test_consensus_rules(ws: Workspace) -> None:
     judge(ws, "q1", "solo", 2, annotator="alice")
     for annotator in ("alice", "bob"):
@@ -167,7 +153,7 @@ def test_consensus_rules(ws: Workspace) -> None:
     judge(ws, "q1", "trio", 2, annotator="carol")
     # adjudicated: judy's grade settles "trio"; "pair" stays unresolved
     judge(ws, "q1", "trio", 1, annotator="judy")
-    set_adjudicator(ws, "judy")  # an annotator the workspace knows, once they have graded
+    set_adjudicators(ws, grant=["judy"])  # an annotator the workspace knows, once they have graded
 
     latest = workspace_consensus(ws, "latest")
     assert latest.judgments == {"q1": {"solo": 2, "agreed": 1, "pair": 0, "trio": 1}}
@@ -229,7 +215,7 @@ def test_exported_qrels_read_back_have_the_workspace_digest(ws: Workspace, tmp_p
             for annotator in ("alice", "bob"):
                 if rng.random() < 0.7:
                     judge(ws, f"q{q}", f"doc-{d}", rng.randint(0, 3), annotator=annotator)
-    set_adjudicator(ws, "bob")
+    set_adjudicators(ws, grant=["bob"])
     for rule in ("latest", "median", "adjudicated"):
         judgments, digest = workspace_judgments(ws, rule)
         target = tmp_path / f"{rule}.qrels"
