@@ -50,8 +50,8 @@ def _import_table(
     if not rows:
         raise InputError(f"has no {kind}", str(path))
     _report(on_progress, 0, len(rows))
-    with ws.write() as conn:
-        counts = upsert_rows(conn, kind, rows)
+    with ws.write():
+        counts = upsert_rows(ws.db, kind, rows)
     _report(on_progress, len(rows), len(rows))
     return CorpusImport(str(path), kind, len(rows), counts)
 
