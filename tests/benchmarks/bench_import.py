@@ -1,12 +1,15 @@
-"""Benchmark: importing a 1 M-line run and a 100 k-line qrels file into a workspace.
+"""Benchmark: importing a 1 M-line run, 100 k qrels lines and 100 k documents into a workspace.
 
 Not a test (pytest does not collect it). Run it with::
 
-    python tests/benchmarks/bench_import.py [--run-lines N] [--qrels-lines N] [--rounds N]
+    python tests/benchmarks/bench_import.py [--run-lines N] [--qrels-lines N] [--documents N]
+        [--rounds N]
 
-Defaults: 1,000,000 run lines, 100,000 qrels lines, 5 rounds. It writes a
-synthetic run (1,000 queries x 1,000 documents, TREC format) and qrels
-(grades 0..3) into a temporary folder, imports each into a fresh workspace
+Defaults: 1,000,000 run lines, 100,000 qrels lines, 100,000 documents, 5
+rounds. It writes a synthetic run (1,000 queries x 1,000 documents, TREC
+format), qrels (grades 0..3) and documents (TSV, a 4-word title and 60 words
+of text from a 5,000-word vocabulary: each is indexed for full-text search as
+it goes in) into a temporary folder, imports each into a fresh workspace
 ``--rounds`` times through `judgepool.services.imports` (the path the CLI
 and the app take: read, check, write in one transaction, commit), and prints
 the median time and lines per second. The goal is at least 600,000 run lines
@@ -25,7 +28,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from judgepool.services.imports import import_run
+from judgepool.services.imports import import_documents, import_run
 from judgepool.services.qrels import import_qrels
 from judgepool.services.workspace import init_workspace, open_workspace
 
@@ -57,6 +60,16 @@ def write_qrels(path: Path, lines: int, seed: int = 2) -> None:
             out.writelines(f"{query} 0 D{doc:07d} {rng.randint(0, 3)}\n" for doc in docs)
 
 
+def write_documents(path: Path, count: int, seed: int = 3) -> None:
+    rng = random.Random(seed)
+    words = [f"w{i}" for i in range(5000)]
+    with open(path, "w") as out:
+        for number in range(count):
+            text = " ".join(rng.choice(words) for _ in range(60))
+            title = " ".join(rng.choice(words) for _ in range(4))
+            out.write(f"D{number:07d}\t{text}\t{title}\n")
+
+
 def timed_rounds(rounds: int, folder: Path, action: Callable[[Path], None]) -> list[float]:
     times: list[float] = []
     for index in range(rounds):
@@ -75,6 +88,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--run-lines", type=int, default=1_000_000)
     parser.add_argument("--qrels-lines", type=int, default=100_000)
+    parser.add_argument("--documents", type=int, default=100_000)
     parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args()
 
@@ -83,8 +97,11 @@ def main() -> int:
         run_path, qrels_path = folder / "bench.run", folder / "bench.qrels"
         write_run(run_path, args.run_lines)
         write_qrels(qrels_path, args.qrels_lines)
+        docs_path = folder / "bench.docs.tsv"
+        write_documents(docs_path, args.documents)
         print(f"run:   {args.run_lines:,} lines, {run_path.stat().st_size / 1e6:.1f} MB")
         print(f"qrels: {args.qrels_lines:,} lines, {qrels_path.stat().st_size / 1e6:.1f} MB")
+        print(f"docs:  {args.documents:,} lines, {docs_path.stat().st_size / 1e6:.1f} MB")
 
         def run(target: Path) -> None:
             with open_workspace(target) as ws:
@@ -94,9 +111,14 @@ def main() -> int:
             with open_workspace(target) as ws:
                 import_qrels(ws, qrels_path)
 
+        def docs(target: Path) -> None:
+            with open_workspace(target) as ws:
+                import_documents(ws, docs_path)
+
         results = {
             "run": (timed_rounds(args.rounds, folder, run), args.run_lines),
             "qrels": (timed_rounds(args.rounds, folder, qrels), args.qrels_lines),
+            "docs": (timed_rounds(args.rounds, folder, docs), args.documents),
         }
     for label, (times, lines) in results.items():
         median = statistics.median(times)
