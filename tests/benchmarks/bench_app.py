@@ -86,7 +86,10 @@ def _write_inputs(folder: Path, seed: int = 7) -> dict[str, Any]:
 
 
 def build_workspace(path: Path) -> Path:
-    from judgepool.services import workspace as services
+    from judgepool.services.imports import import_documents, import_queries, import_run
+    from judgepool.services.pools import pool
+    from judgepool.services.qrels import import_qrels
+    from judgepool.services.workspace import init_workspace
 
     if path.exists():
         return path
@@ -95,26 +98,27 @@ def build_workspace(path: Path) -> Path:
         inputs = _write_inputs(Path(tmp))
         building = path.with_name(path.name + ".building")
         building.unlink(missing_ok=True)
-        with services.init_workspace(building, scale="0..3") as ws:
-            services.import_queries(ws, inputs["queries"])
-            services.import_documents(ws, inputs["docs"])
-            services.import_qrels(ws, inputs["qrels"], annotator="qrels")
+        with init_workspace(building, scale="0..3") as ws:
+            import_queries(ws, inputs["queries"])
+            import_documents(ws, inputs["docs"])
+            import_qrels(ws, inputs["qrels"], annotator="qrels")
             for run in inputs["runs"]:
-                services.import_run(ws, run)
-            services.pool(ws, depth=POOL_DEPTH)
+                import_run(ws, run)
+            pool(ws, depth=POOL_DEPTH)
         building.rename(path)
     print(f"built {path.name} in {time.perf_counter() - started:.1f} s")
     return path
 
 
 def describe(path: Path) -> str:
-    from judgepool.services import workspace as services
+    from judgepool.services.workspace import open_workspace
     from judgepool.store import ledger, pools
+    from judgepool.store.runs import list_runs
 
-    with services.open_workspace(path) as ws:
+    with open_workspace(path) as ws:
         judgments = len(ledger.current_judgments(ws))
-        runs = len(services.list_runs(ws))
-        lines = sum(run.lines for run in services.list_runs(ws))
+        runs = len(list_runs(ws))
+        lines = sum(run.lines for run in list_runs(ws))
         members, queries = pools.pool_size(ws, "default")
     return (
         f"{judgments:,} judgments, {runs} runs ({lines:,} lines), "

@@ -52,7 +52,9 @@ WORDS = re.findall(
 
 def build_workspace(path: Path, megabytes: float, lines: bool) -> Path:
     """A workspace with query ``teach`` and a pool of ``big``, ``small-1`` and ``small-2``."""
-    from judgepool.services import workspace as services
+    from judgepool.services.imports import import_documents, import_queries, import_run
+    from judgepool.services.pools import pool
+    from judgepool.services.workspace import init_workspace
 
     folder = path.parent
     rng = random.Random(5)
@@ -79,11 +81,11 @@ def build_workspace(path: Path, megabytes: float, lines: bool) -> Path:
             for rank, doc in enumerate((BIG, "small-1", "small-2"), 1)
         )
     )
-    with services.init_workspace(path, scale="0..3") as ws:
-        services.import_queries(ws, queries)
-        services.import_documents(ws, docs)
-        services.import_run(ws, run, name="r")
-        services.pool(ws, depth=10)
+    with init_workspace(path, scale="0..3") as ws:
+        import_queries(ws, queries)
+        import_documents(ws, docs)
+        import_run(ws, run, name="r")
+        pool(ws, depth=10)
     return path
 
 

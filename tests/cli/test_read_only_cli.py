@@ -18,7 +18,9 @@ from pathlib import Path
 
 import pytest
 
-from judgepool.services import workspace as services
+from judgepool.services.evaluations import list_evaluations
+from judgepool.services.workspace import open_workspace
+from judgepool.store.schema import SCHEMA_VERSION
 from tests.read_only import (
     Outcome,
     read_only_file,
@@ -74,8 +76,8 @@ def read_only(path: Path, kind: Kind) -> Iterator[None]:
 
 
 def stored_evaluations(path: Path) -> int:
-    with services.open_workspace(path) as ws:
-        return len(services.list_evaluations(ws))
+    with open_workspace(path) as ws:
+        return len(list_evaluations(ws))
 
 
 def clean(outcome: Outcome) -> bool:
@@ -199,8 +201,13 @@ def test_demo_in_a_read_only_folder_is_refused_clearly(workspace: Path, made: bo
 
 
 def _older_schema(path: Path) -> None:
-    """Make the workspace a schema version 2 one (what migration 3 adds, taken out)."""
+    """Make the workspace a schema version 2 one, as judgepool made it then: what
+    migrations 3 and 4 add taken out, and no migration log."""
     conn = sqlite3.connect(path)
+    for trigger in ("documents_ai", "documents_ad", "documents_au"):
+        conn.execute(f"DROP TRIGGER {trigger}")
+    conn.execute("DROP TABLE documents_fts")
+    conn.execute("DROP TABLE _sqlite_migrations")
     conn.execute("DROP INDEX pool_members_item")
     conn.execute("UPDATE meta SET value = '2' WHERE key = 'schema_version'")
     conn.commit()
@@ -217,5 +224,5 @@ def test_an_older_workspace_that_needs_an_upgrade_is_refused_clearly(
         (done,) = run_many(["export", workspace, "qrels"])
     assert done.exit_code == 2 and clean(done), done
     assert f"the workspace is read-only ({REASONS[kind]}); it was made by an older" in done.stderr
-    assert "(schema version 2) and must be upgraded to version 3" in done.stderr
+    assert f"(schema version 2) and must be upgraded to version {SCHEMA_VERSION}" in done.stderr
     assert snapshot(workspace.parent)[workspace.name] == before[workspace.name]

@@ -24,12 +24,10 @@ from judgepool.cli import main
 from judgepool.core.aggregate import evaluate, group_by_query
 from judgepool.core.contract import Scale, preset
 from judgepool.formats.trec import read_qrels
-from judgepool.services.workspace import (
-    load_run_entries,
-    open_workspace,
-    save_evaluation,
-    workspace_judgments,
-)
+from judgepool.services.consensus import workspace_judgments
+from judgepool.services.evaluations import save_evaluation
+from judgepool.services.workspace import open_workspace
+from judgepool.store.runs import get_run, run_entries
 
 WORKSPACE_COMMANDS = (
     "init", "import", "judge", "pool", "export", "evaluations", "annotators", "disagreements",
@@ -207,7 +205,7 @@ def test_evaluations_show_contract_and_whether_the_digest_is_current(
     contract = preset("trec_eval", k=2)
     with open_workspace(ws) as workspace:
         judgments, digest = workspace_judgments(workspace, "latest")
-        entries, stored = load_run_entries(workspace, "r")
+        entries, stored = run_entries(workspace, "r"), get_run(workspace, "r")
         evaluation = evaluate(group_by_query(entries), judgments, contract)
         save_evaluation(
             workspace,
@@ -312,5 +310,5 @@ def test_an_import_killed_mid_way_leaves_no_trace_and_the_next_succeeds(tmp_path
     result = run("import", str(path), "run", str(tmp_path / "next.run"), "--name", "big")
     assert result.exit_code == 0, result.output
     with open_workspace(path) as workspace:
-        entries, _ = load_run_entries(workspace, "big")
+        entries = run_entries(workspace, "big")
         assert [e.doc_id for e in entries] == ["d2", "d3"]

@@ -17,7 +17,9 @@ from click.testing import CliRunner, Result
 from judgepool.cli import main
 from judgepool.core.contract import Scale
 from judgepool.formats.trec import read_qrels
-from judgepool.services.workspace import find_run, open_workspace, workspace_judgments
+from judgepool.services.consensus import workspace_judgments
+from judgepool.services.workspace import open_workspace
+from judgepool.store.runs import find_run
 
 
 def run(*args: str) -> Result:

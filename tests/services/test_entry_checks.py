@@ -12,13 +12,9 @@ import pytest
 
 from judgepool.core.errors import InputError
 from judgepool.services.closest import closest
-from judgepool.services.workspace import (
-    Workspace,
-    import_documents,
-    import_run,
-    init_workspace,
-    judge,
-)
+from judgepool.services.imports import import_documents, import_run
+from judgepool.services.judging import judge
+from judgepool.services.workspace import Workspace, init_workspace
 from judgepool.store.holdings import affix_patterns, glob_literal, holds, similar_ids
 
 

@@ -13,19 +13,14 @@ from pathlib import Path
 import pytest
 
 from judgepool.services import app_queries
+from judgepool.services.imports import import_documents, import_queries, import_run
+from judgepool.services.pools import pool
 from judgepool.services.text_parts import (
     PREVIEW_CHARACTERS,
     TextPart,
     text_part,
 )
-from judgepool.services.workspace import (
-    Workspace,
-    import_documents,
-    import_queries,
-    import_run,
-    init_workspace,
-    pool,
-)
+from judgepool.services.workspace import Workspace, init_workspace
 from judgepool.store import corpus
 
 LIMIT = 50  # small parts, so a short text has many part boundaries to get wrong

@@ -13,24 +13,13 @@ from judgepool.core.aggregate import evaluate, group_by_query
 from judgepool.core.contract import Scale, preset
 from judgepool.core.errors import InputError
 from judgepool.formats.trec import read_qrels, read_run
-from judgepool.services.workspace import (
-    Workspace,
-    export_qrels,
-    import_qrels,
-    import_run,
-    init_workspace,
-    judge,
-    list_evaluations,
-    load_evaluation,
-    load_run_columns,
-    load_run_entries,
-    pool,
-    save_evaluation,
-    set_adjudicator,
-    undo,
-    workspace_judgments,
-)
-from judgepool.store.pools import pool_members
+from judgepool.services.consensus import workspace_judgments
+from judgepool.services.evaluations import list_evaluations, load_evaluation, save_evaluation
+from judgepool.services.imports import import_run
+from judgepool.services.judging import judge, set_adjudicators, undo
+from judgepool.services.qrels import export_qrels, import_qrels
+from judgepool.services.workspace import Workspace, init_workspace
+from judgepool.store.runs import get_run, run_columns, run_entries
 from tests.compare import assert_same_evaluation
 
 
@@ -68,11 +57,11 @@ def test_workspace_scores_equal_scores_of_its_exported_files(
     _random_run(run_path, seed=11)
     import_run(ws, run_path)
     _grade_several(ws, seed=5)
-    set_adjudicator(ws, "carol")
+    set_adjudicators(ws, grant=["carol"])
     contract = preset("trec_eval", k=10, scale=Scale(0, 3))
 
     judgments, digest = workspace_judgments(ws, rule)
-    entries, stored = load_run_entries(ws, "sys")
+    entries, stored = run_entries(ws, "sys"), get_run(ws, "sys")
     from_workspace = evaluate(group_by_query(entries), judgments, contract)
 
     qrels_path = tmp_path / "exported.qrels"
@@ -95,7 +84,7 @@ def test_saved_evaluations_record_rule_and_turn_stale_when_judgments_change(
     import_run(ws, run_path)
     _grade_several(ws, seed=8)
     contract = preset("trec_eval", k=5)
-    entries, stored_run = load_run_entries(ws, "bm25")
+    entries, stored_run = run_entries(ws, "bm25"), get_run(ws, "bm25")
     saved = []
     computed = {}
     for rule in ("latest", "median"):
@@ -137,7 +126,7 @@ def test_save_evaluation_refuses_an_unknown_rule(ws: Workspace, tmp_path: Path) 
     import_run(ws, tmp_path / "r.run")
     import_qrels(ws, _qrels(tmp_path))
     judgments, digest = workspace_judgments(ws)
-    entries, run = load_run_entries(ws, "r")
+    entries, run = run_entries(ws, "r"), get_run(ws, "r")
     evaluation = evaluate(group_by_query(entries), judgments, preset("trec_eval"))
     with pytest.raises(InputError, match="unknown consensus rule"):
         save_evaluation(
@@ -152,64 +141,6 @@ def _qrels(tmp_path: Path) -> Path:
     return path
 
 
-# -- pools ----------------------------------------------------------------------------
-
-
-def test_pool_takes_the_top_depth_in_trec_eval_order_and_records_sources(
-    ws: Workspace, tmp_path: Path
-) -> None:
-    a = tmp_path / "a.run"
-    # scores tie at 2.0: trec_eval breaks ties by doc ID descending, so dz before da;
-    # the rank column (deliberately wrong) is ignored; d1 repeated keeps its first place
-    a.write_text(
-        "q1 Q0 da 1 2.0 a\nq1 Q0 dz 2 2.0 a\nq1 Q0 d1 3 5.0 a\nq1 Q0 d1 4 0.5 a\n"
-        "q1 Q0 d9 5 0.1 a\nq2 Q0 e1 1 1.0 a\n"
-    )
-    b = tmp_path / "b.run"
-    b.write_text("q1 Q0 dz 1 9.0 b\nq1 Q0 dq 2 8.0 b\nq3 Q0 f1 1 1.0 b\n")
-    import_run(ws, a)
-    import_run(ws, b)
-    first = pool(ws, depth=2, runs=["a"])
-    assert (first.added, first.members, first.queries) == (3, 3, 2)
-    members = {(m.query_id, m.doc_id): m.sources for m in pool_members(ws, "default")}
-    assert set(members) == {("q1", "d1"), ("q1", "dz"), ("q2", "e1")}
-    assert [(s.run, s.rank) for s in members[("q1", "d1")]] == [("a", 1)]
-    assert [(s.run, s.rank) for s in members[("q1", "dz")]] == [("a", 2)]
-
-    # extending: deeper and with another run keeps every member, adds the new ones
-    second = pool(ws, depth=3)
-    assert second.runs == ("a", "b")
-    members = {(m.query_id, m.doc_id): m.sources for m in pool_members(ws, "default")}
-    assert set(members) == {
-        ("q1", "d1"),
-        ("q1", "dz"),
-        ("q1", "da"),
-        ("q1", "dq"),
-        ("q2", "e1"),
-        ("q3", "f1"),
-    }
-    assert second.added == 3
-    # dz came in through a at rank 2 (depth 2); b also brings it, at rank 1
-    assert [(s.run, s.rank, s.depth) for s in members[("q1", "dz")]] == [
-        ("b", 1, 3),
-        ("a", 2, 2),
-    ]
-    # a shallower pass adds nothing and removes nothing
-    third = pool(ws, depth=1)
-    assert (third.added, third.members) == (0, 6)
-
-
-def test_pool_refuses_bad_depth_and_unknown_runs(ws: Workspace, tmp_path: Path) -> None:
-    with pytest.raises(InputError, match="no runs"):
-        pool(ws, depth=3)
-    (tmp_path / "a.run").write_text("q1 Q0 d1 1 1 a\n")
-    import_run(ws, tmp_path / "a.run")
-    with pytest.raises(InputError, match="no run named 'zz' in the workspace; known runs: 'a'"):
-        pool(ws, depth=3, runs=["zz"])
-    with pytest.raises(InputError, match="positive"):
-        pool(ws, depth=0)
-
-
 def test_stored_run_columns_match_the_fast_reader_and_score_alike(
     ws: Workspace, tmp_path: Path
 ) -> None:
@@ -218,7 +149,7 @@ def test_stored_run_columns_match_the_fast_reader_and_score_alike(
     run_path = tmp_path / "sys.run"
     _random_run(run_path, seed=21)
     import_run(ws, run_path)
-    stored = load_run_columns(ws, "sys")
+    stored = run_columns(ws, "sys")
     read = read_run_columns(run_path)
     assert stored.query_ids.to_pylist() == read.query_ids.to_pylist()
     assert stored.doc_ids.to_pylist() == read.doc_ids.to_pylist()
@@ -233,7 +164,7 @@ def test_stored_run_columns_match_the_fast_reader_and_score_alike(
     _grade_several(ws, seed=4)
     judgments, _ = workspace_judgments(ws)
     contract = preset("trec_eval", k=10)
-    entries, _ = load_run_entries(ws, "sys")
+    entries = run_entries(ws, "sys")
     assert_same_evaluation(
         evaluate(group_by_query(entries), judgments, contract),
         fast.evaluate_columns(stored, judgments, contract),

@@ -11,21 +11,14 @@ from pathlib import Path
 import pytest
 
 from judgepool.core.errors import InputError
-from judgepool.services.workspace import (
-    Workspace,
-    import_documents,
-    import_qrels,
-    import_queries,
-    import_run,
-    init_workspace,
-    judge,
-    list_runs,
-    load_run_columns,
-    load_run_entries,
-    workspace_judgments,
-)
+from judgepool.services.consensus import workspace_judgments
+from judgepool.services.imports import import_documents, import_queries, import_run
+from judgepool.services.judging import judge
+from judgepool.services.qrels import import_qrels
+from judgepool.services.workspace import Workspace, init_workspace
 from judgepool.store.corpus import get_document, get_query, list_queries
 from judgepool.store.ledger import list_events
+from judgepool.store.runs import get_run, list_runs, run_columns, run_entries
 
 
 @pytest.fixture
@@ -60,7 +53,7 @@ q2 Q0 d4 2 9 bm25
 def test_a_run_is_kept_as_imported_duplicates_included(ws: Workspace, tmp_path: Path) -> None:
     result = import_run(ws, write(tmp_path / "bm25.run.txt", RUN))
     assert (result.name, result.lines, result.already_present) == ("bm25", 5, False)
-    entries, stored = load_run_entries(ws, "bm25")
+    entries, stored = run_entries(ws, "bm25"), get_run(ws, "bm25")
     assert [(e.query_id, e.doc_id, e.rank, e.score, e.line) for e in entries] == [
         ("q1", "d1", 1, 3.5, 1),
         ("q1", "d2", 2, 2.0, 2),
@@ -72,7 +65,7 @@ def test_a_run_is_kept_as_imported_duplicates_included(ws: Workspace, tmp_path: 
     from judgepool.formats.trec import read_run
 
     assert stored.digest == read_run(tmp_path / "bm25.run.txt").digest
-    columns = load_run_columns(ws, "bm25")
+    columns = run_columns(ws, "bm25")
     assert columns.query_ids.to_pylist() == ["q1", "q1", "q1", "q2", "q2"]
     assert columns.doc_ids.to_pylist() == ["d1", "d2", "d1", "d3", "d4"]
     assert columns.scores.tolist() == [3.5, 2.0, 1.0, 9.0, 9.0]
@@ -304,9 +297,9 @@ def test_each_run_reads_back_only_its_own_lines(ws: Workspace, tmp_path: Path) -
     with pytest.raises(InputError):
         import_run(ws, write(tmp_path / "b.run", "q1 Q0 b1 1 2 b\nq1 Q0 b2 2\n"))
     import_run(ws, write(tmp_path / "c.run", "q2 Q0 c1 1 2 c\nq2 Q0 c2 2 1 c\nq3 Q0 c3 1 1 c\n"))
-    assert [e.doc_id for e in load_run_entries(ws, "a")[0]] == ["a1", "a2"]
-    assert [e.doc_id for e in load_run_entries(ws, "c")[0]] == ["c1", "c2", "c3"]
-    assert load_run_columns(ws, "c").doc_ids.to_pylist() == ["c1", "c2", "c3"]
+    assert [e.doc_id for e in run_entries(ws, "a")] == ["a1", "a2"]
+    assert [e.doc_id for e in run_entries(ws, "c")] == ["c1", "c2", "c3"]
+    assert run_columns(ws, "c").doc_ids.to_pylist() == ["c1", "c2", "c3"]
     rows = ws.conn.execute("SELECT run_id, line, doc_id FROM run_lines ORDER BY rowid").fetchall()
     assert [row[0] for row in rows] == [1, 1, 2, 2, 2]
 
@@ -315,11 +308,11 @@ def test_the_column_snapshot_holds_the_same_lines_as_the_rows(
     ws: Workspace, tmp_path: Path
 ) -> None:
     import_run(ws, write(tmp_path / "r.run", RUN))
-    from_snapshot = load_run_entries(ws, "r")[0]
-    columns = load_run_columns(ws, "r")
+    from_snapshot = run_entries(ws, "r")
+    columns = run_columns(ws, "r")
     ws.conn.execute("DELETE FROM run_columns")  # a run without snapshot: read from rows
-    assert load_run_entries(ws, "r")[0] == from_snapshot
-    rows = load_run_columns(ws, "r")
+    assert run_entries(ws, "r") == from_snapshot
+    rows = run_columns(ws, "r")
     for field in ("query_ids", "doc_ids"):
         assert getattr(rows, field).to_pylist() == getattr(columns, field).to_pylist()
     for field in ("scores", "ranks", "lines"):

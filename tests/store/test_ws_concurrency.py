@@ -9,13 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from judgepool.services.workspace import (
-    WorkspaceBusy,
-    init_workspace,
-    judge,
-    open_workspace,
-    workspace_judgments,
-)
+from judgepool.services.consensus import workspace_judgments
+from judgepool.services.judging import judge
+from judgepool.services.workspace import WorkspaceBusy, init_workspace, open_workspace
 from judgepool.store.ledger import current_judgments, list_events
 
 GRADES_PER_PROCESS = 200
@@ -26,7 +22,8 @@ GRADES_PER_PROCESS = 200
 GRADER = """
 import sys, time
 from pathlib import Path
-from judgepool.services.workspace import open_workspace, judge
+from judgepool.services.judging import judge
+from judgepool.services.workspace import open_workspace
 path, annotator, start, count = sys.argv[1], sys.argv[2], Path(sys.argv[3]), int(sys.argv[4])
 with open_workspace(path) as ws:
     print("ready", flush=True)

@@ -21,7 +21,9 @@ from pathlib import Path
 import pytest
 
 from judgepool.core.errors import InputError
-from judgepool.services import workspace as services
+from judgepool.services.imports import import_queries, import_run
+from judgepool.services.judging import judge
+from judgepool.services.qrels import import_qrels
 from judgepool.store import open_files
 from judgepool.store.workspace import Workspace, open_workspace
 from tests.tui.conftest import build_workspace
@@ -124,7 +126,7 @@ def test_two_connections_and_outside_writers_keep_every_acknowledged_event(
     acknowledged: dict[int, tuple[str, str, str, int | None]] = {}
 
     def grade(ws: Workspace, annotator: str, value: int) -> None:
-        event = services.judge(ws, *next(items), value, annotator=annotator)
+        event = judge(ws, *next(items), value, annotator=annotator)
         acknowledged[event.id] = (annotator, event.query_id, event.doc_id, event.grade)
 
     def outside(value: int) -> None:
@@ -167,12 +169,12 @@ def test_a_file_that_is_not_a_workspace_is_still_refused_while_one_is_open(
 def test_an_open_workspaces_own_files_are_refused_as_input(pooled: Path, suffix: str) -> None:
     own = pooled.with_name(pooled.name + suffix)
     with open_workspace(pooled) as ws:
-        services.judge(ws, *_pooled_items(pooled, 1)[0], 2, annotator="alice")
+        judge(ws, *_pooled_items(pooled, 1)[0], 2, annotator="alice")
         assert own.exists()
         for read in (
-            lambda: services.import_run(ws, own, name="itself"),
-            lambda: services.import_qrels(ws, own),
-            lambda: services.import_queries(ws, own),
+            lambda: import_run(ws, own, name="itself"),
+            lambda: import_qrels(ws, own),
+            lambda: import_queries(ws, own),
         ):
             with pytest.raises(InputError, match=r"is the workspace|a file SQLite keeps"):
                 read()

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from judgepool.services import workspace as services
+from judgepool.services.judging import judge
 from judgepool.store.ledger import list_events
 from judgepool.store.workspace import open_workspace
 from tests.read_only import (
@@ -37,7 +37,8 @@ from tests.tui.review_support import build_review_workspace
 # Grades one document and dies without closing: its commit stays in the -wal.
 CRASHING_WRITER = """
 import os, sys
-from judgepool.services.workspace import open_workspace, judge
+from judgepool.services.judging import judge
+from judgepool.services.workspace import open_workspace
 ws = open_workspace(sys.argv[1])
 ws.conn.execute("PRAGMA wal_autocheckpoint = 0")
 judge(ws, "q2", "Y", 3, annotator="crashed", allow_new=True)
@@ -80,12 +81,12 @@ def exported(workspace: Path) -> str:
 def test_a_read_only_folder_with_a_live_writer_reads_its_latest_grade(workspace: Path) -> None:
     with open_workspace(workspace) as writer:  # someone who may write the folder
         writer.conn.execute("PRAGMA wal_autocheckpoint = 0")
-        services.judge(writer, "q2", "Y", 3, annotator="writer", allow_new=True)
+        judge(writer, "q2", "Y", 3, annotator="writer", allow_new=True)
         sidecars = [workspace.with_name(workspace.name + s) for s in ("-wal", "-shm")]
         assert sidecars[0].stat().st_size > 0  # the grade is in the log only
         with read_only_folder(workspace.parent), read_only_file(workspace, *sidecars):
             assert exported(workspace) == "q2 0 Y 3\n"
-            services.judge(writer, "q1", "X", 1, annotator="writer", allow_new=True)
+            judge(writer, "q1", "X", 1, annotator="writer", allow_new=True)
             assert exported(workspace) == "q1 0 X 1\nq2 0 Y 3\n"
 
 
@@ -125,7 +126,7 @@ def test_an_unlocked_read_reports_a_change_made_meanwhile(workspace: Path, tmp_p
         # someone with more rights (root here) grades meanwhile, and closes:
         # the grade is folded into the file the reader reads without locks
         with open_workspace(workspace) as writer:
-            services.judge(writer, "q2", "Y", 3, annotator="root", allow_new=True)
+            judge(writer, "q2", "Y", 3, annotator="root", allow_new=True)
         go.touch()
         out, _ = reader.communicate(timeout=60)
     assert out.startswith("WorkspaceChanged ")
@@ -161,7 +162,7 @@ def test_asking_whether_it_is_read_only_neither_waits_nor_writes(workspace: Path
         holder.close()
     log = workspace.with_name(workspace.name + "-wal")
     with open_workspace(workspace) as ws:
-        services.judge(ws, "q2", "Y", 3, annotator="alice", allow_new=True)  # the log is not empty
+        judge(ws, "q2", "Y", 3, annotator="alice", allow_new=True)  # the log is not empty
         size = log.stat().st_size
         fresh = open_workspace(workspace)
         assert fresh.read_only is False

@@ -10,7 +10,8 @@ import pytest
 
 from judgepool.core.contract import Contract, Scale
 from judgepool.core.errors import InputError
-from judgepool.services.workspace import judge, load_run_entries
+from judgepool.services.judging import judge
+from judgepool.store.runs import run_entries
 from judgepool.store.schema import APPLICATION_ID, SCHEMA_VERSION, apply_migrations
 from judgepool.store.workspace import TREC_DL_LABELS, create_workspace, open_workspace
 
@@ -175,7 +176,7 @@ def test_opening_a_version_1_workspace_upgrades_it_keeping_every_row(tmp_path: P
         )
         judge(ws, "q1", "d1", 0, annotator="bob", allow_new=True)
         # a run imported before column snapshots existed is read from its rows
-        entries, _ = load_run_entries(ws, "bm25")
+        entries = run_entries(ws, "bm25")
         assert [(e.doc_id, e.rank, e.line) for e in entries] == [("d1", 1, 1), ("d1", 2, 2)]
     after = _dump(path, V1_TABLES)
     for table in V1_TABLES:

@@ -17,7 +17,15 @@ from pathlib import Path
 import pytest
 from textual.pilot import Pilot
 
-from judgepool.services import workspace as services
+from judgepool.services.imports import (
+    default_run_name,
+    import_documents,
+    import_queries,
+    import_run,
+)
+from judgepool.services.pools import pool
+from judgepool.services.qrels import import_qrels
+from judgepool.services.workspace import init_workspace
 from judgepool.tui.app import JudgepoolApp
 from judgepool.tui.screens.grade import GradeScreen
 
@@ -38,17 +46,17 @@ def build_workspace(
     path: Path, sets: Iterable[str], *, qrels: bool = False, depth: int = 10
 ) -> Path:
     """A workspace at ``path`` holding the named sample sets, pooled to ``depth``."""
-    with services.init_workspace(path, scale="0..3") as ws:
+    with init_workspace(path, scale="0..3") as ws:
         for name in sets:
             folder = SAMPLE_DATA / name
-            services.import_queries(ws, folder / "queries.tsv")
+            import_queries(ws, folder / "queries.tsv")
             docs = folder / "docs.tsv"
-            services.import_documents(ws, docs if docs.exists() else folder / "docs.tsv.gz")
+            import_documents(ws, docs if docs.exists() else folder / "docs.tsv.gz")
             if qrels:
-                services.import_qrels(ws, folder / "qrels.txt", annotator=f"qrels:{name}")
+                import_qrels(ws, folder / "qrels.txt", annotator=f"qrels:{name}")
             for run in sorted(folder.glob("*.trec")):
-                services.import_run(ws, run, name=f"{name}/{services.default_run_name(run)}")
-        services.pool(ws, depth=depth)
+                import_run(ws, run, name=f"{name}/{default_run_name(run)}")
+        pool(ws, depth=depth)
     return path
 
 

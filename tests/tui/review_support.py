@@ -19,7 +19,9 @@ from typing import Any
 from textual.app import App
 from textual.pilot import Pilot
 
-from judgepool.services import workspace as services
+from judgepool.services.imports import import_documents, import_queries, import_run
+from judgepool.services.qrels import import_qrels
+from judgepool.services.workspace import init_workspace
 from judgepool.tui.app import JudgepoolApp, create_app
 
 QUERIES = "q1\tcoffee brewing\nq2\ttea\nq3\twater\nq4\tmilk\n"
@@ -80,12 +82,12 @@ def build_review_workspace(directory: Path) -> Path:
     for name, text in files.items():
         (directory / name).write_text(text, encoding="utf-8")
     path = directory / "review.sqlite"
-    with services.init_workspace(path) as ws:
-        services.import_queries(ws, directory / "queries.tsv")
-        services.import_documents(ws, directory / "docs.tsv")
-        services.import_qrels(ws, directory / "qrels.txt")
-        services.import_run(ws, directory / "alpha.trec", name="alpha")
-        services.import_run(ws, directory / "beta.trec", name="beta")
+    with init_workspace(path) as ws:
+        import_queries(ws, directory / "queries.tsv")
+        import_documents(ws, directory / "docs.tsv")
+        import_qrels(ws, directory / "qrels.txt")
+        import_run(ws, directory / "alpha.trec", name="alpha")
+        import_run(ws, directory / "beta.trec", name="beta")
     return path
 
 

@@ -8,7 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from judgepool.services import workspace as services
+from judgepool.services.pools import pool
+from judgepool.services.workspace import open_workspace
 from judgepool.store import open_files
 from judgepool.store.ledger import list_events
 from judgepool.tui.readers import ReadConnections
@@ -30,8 +31,8 @@ async def test_workers_reuse_their_connections_and_the_app_keeps_its_locks(
     tmp_path: Path,
 ) -> None:
     workspace = build_review_workspace(tmp_path)
-    with services.open_workspace(workspace) as ws:
-        services.pool(ws, depth=3)
+    with open_workspace(workspace) as ws:
+        pool(ws, depth=3)
     key = open_files.file_key(workspace.stat())
     app = review_app(workspace, "alice")
     async with app.run_test(size=SIZE) as pilot:
@@ -49,7 +50,7 @@ async def test_workers_reuse_their_connections_and_the_app_keeps_its_locks(
         assert open_files.is_open(key)
     assert not open_files.is_open(key)  # the app's and the workers' connections are closed
     assert lock_state(workspace) == "free"
-    with services.open_workspace(workspace) as ws:
+    with open_workspace(workspace) as ws:
         grades = [e.grade for e in list_events(ws) if e.annotator == "alice"]
     assert grades == [0, 1, 2]
 

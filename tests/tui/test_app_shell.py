@@ -12,7 +12,7 @@ from textual.widgets import Static
 
 from judgepool.core.contract import Contract
 from judgepool.core.errors import InputError
-from judgepool.services import workspace as services
+from judgepool.services.workspace import open_workspace
 from judgepool.store import ledger
 from judgepool.tui.app import create_app
 from judgepool.tui.messages import GradeSaved
@@ -24,7 +24,7 @@ from tests.tui.conftest import wait_ready
 
 
 def test_the_factory_opens_the_workspace_and_its_default_contract(teaching_ws: Path) -> None:
-    with services.open_workspace(teaching_ws) as ws:
+    with open_workspace(teaching_ws) as ws:
         ws.set_default_contract(Contract(k=5, gain="exponential"))
     app = create_app(teaching_ws, "alice")
     try:
@@ -98,7 +98,7 @@ async def test_the_palette_reaches_every_grading_action(teaching_ws: Path) -> No
         await pilot.pause(0.3)
         await pilot.press("enter")
         await pilot.pause()
-        with services.open_workspace(teaching_ws) as ws:
+        with open_workspace(teaching_ws) as ws:
             saved = ledger.list_events(ws)
         assert current is not None
         assert [(e.doc_id, e.unsure) for e in saved] == [(current[1], True)]
@@ -122,7 +122,7 @@ async def test_queue_for_grading_shows_an_unpooled_document_then_returns(
         await pilot.press("0")
         assert screen.session.current == before
         assert screen.session.total_judged == 1
-        with services.open_workspace(teaching_ws) as ws:
+        with open_workspace(teaching_ws) as ws:
             assert [(e.doc_id, e.grade) for e in ledger.list_events(ws)] == [("D", 0)]
 
 

@@ -15,7 +15,8 @@ from rich.text import Text
 from textual.pilot import Pilot
 from textual.widgets import DataTable, OptionList
 
-from judgepool.services import workspace as services
+from judgepool.services.consensus import workspace_judgments
+from judgepool.services.workspace import open_workspace
 from judgepool.tui.screens.audit import AuditScreen
 from judgepool.tui.widgets.audit_findings import AuditQueryTable, HoleTable
 from tests.tui.review_support import (
@@ -122,8 +123,8 @@ async def test_judge_the_holes_moves_coverage_and_score(tmp_path: Path) -> None:
         assert "[bold]X" in screen_text(app)
         await pilot.press("3")
         await settle(pilot)
-        with services.open_workspace(workspace) as ws:
-            judgments, _ = services.workspace_judgments(ws)
+        with open_workspace(workspace) as ws:
+            judgments, _ = workspace_judgments(ws)
         assert judgments["q1"]["[bold]X"] == 3
         await pilot.press("a")
         await settle(pilot)

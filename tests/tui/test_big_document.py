@@ -22,9 +22,10 @@ import pytest
 from textual.pilot import Pilot
 
 from judgepool.display import literal, literal_lines
-from judgepool.services import workspace as services
+from judgepool.services.imports import import_documents, import_queries, import_run
+from judgepool.services.pools import pool
 from judgepool.services.text_parts import PART_CHARACTERS, PREVIEW_CHARACTERS
-from judgepool.services.workspace import open_workspace
+from judgepool.services.workspace import init_workspace, open_workspace
 from judgepool.store import ledger
 from judgepool.tui.app import JudgepoolApp, create_app
 from judgepool.tui.grading import read_session
@@ -94,11 +95,11 @@ def big_base(tmp_path_factory: pytest.TempPathFactory) -> Path:
         + "huge Q0 small-1 1 1 r\n"
     )
     path = folder / "base.sqlite"
-    with services.init_workspace(path, scale="0..3") as ws:
-        services.import_queries(ws, queries)
-        services.import_documents(ws, docs)
-        services.import_run(ws, run, name="r")
-        services.pool(ws, depth=10)
+    with init_workspace(path, scale="0..3") as ws:
+        import_queries(ws, queries)
+        import_documents(ws, docs)
+        import_run(ws, run, name="r")
+        pool(ws, depth=10)
     return path
 
 
@@ -205,7 +206,7 @@ async def test_paging_shows_the_next_parts_and_the_end(big_ws: Path) -> None:
 
 
 def ledger_events(path: Path) -> list[ledger.JudgmentEvent]:
-    with services.open_workspace(path) as ws:
+    with open_workspace(path) as ws:
         return ledger.list_events(ws)
 
 
@@ -346,11 +347,11 @@ async def test_page_keys_are_in_the_footer_only_when_there_is_more_to_read(
     )
     (tmp_path / "run.trec").write_text("q Q0 long 1 2 r\nq Q0 short 2 1 r\n")
     path = tmp_path / "w.sqlite"
-    with services.init_workspace(path) as ws:
-        services.import_queries(ws, tmp_path / "queries.tsv")
-        services.import_documents(ws, tmp_path / "docs.tsv")
-        services.import_run(ws, tmp_path / "run.trec")
-        services.pool(ws, depth=10)
+    with init_workspace(path) as ws:
+        import_queries(ws, tmp_path / "queries.tsv")
+        import_documents(ws, tmp_path / "docs.tsv")
+        import_run(ws, tmp_path / "run.trec")
+        pool(ws, depth=10)
 
     def footer() -> str:
         return screen_text(app).rstrip("\n").splitlines()[-1]

@@ -27,7 +27,7 @@ from pathlib import Path
 
 import pytest
 
-from judgepool.services import workspace as services
+from judgepool.services.workspace import open_workspace
 from tests.tui.conftest import build_workspace
 from tests.tui.terminal_support import open_terminal, wait_for_exit
 from tests.tui.test_terminal_e2e import Terminal, app_command, pytestmark, session_count
@@ -114,7 +114,7 @@ def background(tmp_path: Path) -> Iterator[tuple[Path, Outside, threading.Event]
     """A pooled DL19 workspace (43 queries, 892 pooled documents, 67 of them not
     judged by its qrels), and a thread judging as ``dora`` until told to stop."""
     workspace = build_workspace(tmp_path / "dl19.sqlite", ["dl19"], qrels=True)
-    with services.open_workspace(workspace) as ws:
+    with open_workspace(workspace) as ws:
         items = [
             (str(q), str(d))
             for q, d in ws.conn.execute(

@@ -12,8 +12,10 @@ from judgepool.cli import main
 from judgepool.core.contract import Contract
 from judgepool.core.errors import InputError
 from judgepool.services import app_queries
-from judgepool.services import workspace as services
+from judgepool.services.consensus import workspace_judgments
 from judgepool.services.demo import ensure_demo_workspace, find_sample_data
+from judgepool.services.workspace import open_workspace
+from judgepool.store.runs import list_runs
 from tests.tui.conftest import SAMPLE_DATA
 
 
@@ -21,11 +23,11 @@ def test_demo_workspace_is_built_once_with_work_to_grade(tmp_path: Path) -> None
     path = ensure_demo_workspace(tmp_path, sample_data=SAMPLE_DATA)
     assert path == tmp_path / "workspaces" / "demo.sqlite"
     assert sorted(p.name for p in path.parent.iterdir()) == ["demo.sqlite"]
-    with services.open_workspace(path) as ws:
-        runs = {run.name for run in services.list_runs(ws)}
+    with open_workspace(path) as ws:
+        runs = {run.name for run in list_runs(ws)}
         plan = app_queries.grading_plan(ws, "someone")
-        judgments, _ = services.workspace_judgments(ws)
-        contract = services.default_contract(ws)
+        judgments, _ = workspace_judgments(ws)
+        contract = ws.default_contract()
     assert {"dl19/bm25", "dl19/splade-pp-ed", "dl19/repllama", "noveleval/google-order"} <= runs
     assert {"teaching/perfect-ab", "teaching/candidates-bc", "hostile/hostile"} <= runs
     assert {"teach", "hostile", "0", "156493"} <= {q.id for q in plan.queries}

@@ -12,7 +12,9 @@ from rich.console import Console
 from textual.widgets import Static
 
 from judgepool.services import app_queries
-from judgepool.services import workspace as services
+from judgepool.services.imports import import_queries
+from judgepool.services.judging import judge
+from judgepool.services.workspace import init_workspace, open_workspace
 from judgepool.store import ledger
 from judgepool.tui.app import JudgepoolApp, create_app
 from judgepool.tui.screens.grade import GradeScreen
@@ -20,7 +22,7 @@ from tests.tui.conftest import wait_ready
 
 
 def events(path: Path) -> list[ledger.JudgmentEvent]:
-    with services.open_workspace(path) as ws:
+    with open_workspace(path) as ws:
         return ledger.list_events(ws)
 
 
@@ -93,7 +95,7 @@ async def test_unsure_defers_and_undo_appends(teaching_ws: Path) -> None:
             (second[1], None, False, saved[1].id),
             (first[1], None, False, saved[0].id),
         ]
-        with services.open_workspace(teaching_ws) as ws:
+        with open_workspace(teaching_ws) as ws:
             assert app_queries.item_judgments(ws, "alice") == {}
         await pilot.press("z")  # nothing left to undo in this session
         assert len(events(teaching_ws)) == 4
@@ -101,10 +103,10 @@ async def test_unsure_defers_and_undo_appends(teaching_ws: Path) -> None:
 
 
 async def test_next_unjudged_skips_graded_documents(two_queries_ws: Path) -> None:
-    with services.open_workspace(two_queries_ws) as ws:
+    with open_workspace(two_queries_ws) as ws:
         # Another annotator has graded two documents already.
-        services.judge(ws, "teach", "B", 2, annotator="bob")
-        services.judge(ws, "hostile", "hostile-markup", 1, annotator="bob")
+        judge(ws, "teach", "B", 2, annotator="bob")
+        judge(ws, "hostile", "hostile-markup", 1, annotator="bob")
     app = create_app(two_queries_ws, "alice")
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await wait_ready(pilot)
@@ -213,7 +215,7 @@ async def test_run_and_rank_stay_hidden(teaching_ws: Path) -> None:
 
 
 async def test_a_workspace_without_a_pool_says_what_to_do(tmp_path: Path) -> None:
-    with services.init_workspace(tmp_path / "empty.sqlite"):
+    with init_workspace(tmp_path / "empty.sqlite"):
         pass
     app = create_app(tmp_path / "empty.sqlite", "alice")
     async with app.run_test(size=(120, 40)) as pilot:
@@ -230,8 +232,8 @@ async def test_the_query_shows_its_narrative_and_terms_are_highlighted(
     queries.write_text(
         "teach\thow do I brew a good cup of green tea\tRelevant: [i]how[/i] to brew it.\n"
     )
-    with services.open_workspace(teaching_ws) as ws:
-        services.import_queries(ws, queries)
+    with open_workspace(teaching_ws) as ws:
+        import_queries(ws, queries)
     app = create_app(teaching_ws, "alice")
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await wait_ready(pilot)

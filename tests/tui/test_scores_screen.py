@@ -19,9 +19,8 @@ from textual.pilot import Pilot
 from textual.widgets import DataTable, Input, Select, Static
 
 from judgepool.cli import main
-from judgepool.core.contract import Contract
-from judgepool.core.types import QueryResult, RunEntry
-from judgepool.services.review import SORT_KEYS, drill_down_lists, ndcg_histogram
+from judgepool.core.result_order import SORT_KEYS
+from judgepool.core.types import QueryResult
 from judgepool.tui.screens.scores import ScoresScreen
 from judgepool.tui.widgets.score_compare import ComparisonScreen
 from judgepool.tui.widgets.score_contract import ContractDialog
@@ -335,11 +334,12 @@ async def test_a_saved_grade_recomputes_the_scores(tmp_path: Path) -> None:
         screen = await open_scores(pilot)
         assert row_texts(screen.query_one(RunSummaryTable), "alpha")["ndcg"] == "refused"
         # grade both holes of alpha outside the screen, then tell the app
-        from judgepool.services import workspace as services
+        from judgepool.services.judging import judge
+        from judgepool.services.workspace import open_workspace
 
-        with services.open_workspace(workspace) as ws:
-            services.judge(ws, "q1", "[bold]X", 0, annotator="other")
-            services.judge(ws, "q2", "Y", 3, annotator="other")
+        with open_workspace(workspace) as ws:
+            judge(ws, "q1", "[bold]X", 0, annotator="other")
+            judge(ws, "q2", "Y", 3, annotator="other")
         app.grade_saved("q2", "Y", 3)
         await settle(pilot)
         shown = row_texts(screen.query_one(RunSummaryTable), "alpha")
@@ -360,38 +360,3 @@ def test_snapshot_scores_screen(tmp_path: Path, snap_compare: Any) -> None:
         await settle(pilot)
 
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
-
-
-# -- the service functions behind the screen, on literal inputs ----------------------
-
-
-def _entries(query_id: str, docs: list[str]) -> list[RunEntry]:
-    return [
-        RunEntry(query_id, doc, rank, float(len(docs) - rank), rank)
-        for rank, doc in enumerate(docs, start=1)
-    ]
-
-
-def test_drill_down_lists_reproduce_the_teaching_example() -> None:
-    judged = {"A": 3, "B": 2, "C": 1, "D": 0}
-    contract = Contract(k=2)
-    drill = drill_down_lists("run", "q", _entries("q", ["B", "C"]), judged, contract)
-    assert round(drill.result.ndcg or 0, 6) == 0.617320
-    assert round(drill.result.dcg, 6) == 2.630930
-    assert [(r.doc_id, r.grade) for r in drill.ranked] == [("B", 2), ("C", 1)]
-    assert [(r.doc_id, r.grade) for r in drill.ideal] == [("A", 3), ("B", 2), ("C", 1), ("D", 0)]
-    assert round(sum(r.contribution for r in drill.ideal), 6) == 4.261860
-    candidates = drill_down_lists(
-        "run", "q", _entries("q", ["B", "C"]), judged, contract.with_changes(universe="candidates")
-    )
-    assert candidates.result.ndcg == 1.0
-    assert [r.doc_id for r in candidates.ideal] == ["B", "C"]
-    missing = drill_down_lists("run", "q", [], judged, contract)
-    assert missing.result.missing and missing.ranked == ()
-
-
-def test_histogram_bins_and_undefined_values() -> None:
-    histogram = ndcg_histogram([0.0, 0.05, 0.1, 0.95, 1.0, None])
-    assert histogram.counts == (2, 1, 0, 0, 0, 0, 0, 0, 0, 2)
-    assert histogram.undefined == 1
-    assert histogram.edges[0] == 0.0 and histogram.edges[-1] == 1.0

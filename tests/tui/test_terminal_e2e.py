@@ -26,7 +26,7 @@ from pathlib import Path
 import pytest
 
 from judgepool.services import app_queries
-from judgepool.services import workspace as services
+from judgepool.services.workspace import open_workspace
 from tests.tui.conftest import build_workspace
 
 # On a developer's machine without tmux these tests skip, saying why; in CI
@@ -130,7 +130,7 @@ def app_command(workspace: Path, annotator: str) -> list[str]:
 
 def judged(workspace: Path, annotator: str) -> dict[tuple[str, str], int | None]:
     """The annotator's current grades, read through the services."""
-    with services.open_workspace(workspace) as ws:
+    with open_workspace(workspace) as ws:
         return {item: j.own_grade for item, j in app_queries.item_judgments(ws, annotator).items()}
 
 

@@ -34,9 +34,9 @@ COMMAND_MODULES: dict[str, str] = {
     "judge": "workspace",
     "pool": "workspace",
     "export": "workspace",
-    "evaluations": "workspace",
-    "annotators": "workspace",
-    "disagreements": "workspace",
+    "evaluations": "workspace_reports",
+    "annotators": "workspace_reports",
+    "disagreements": "workspace_reports",
     "demo": "app",
     "tui": "app",
 }

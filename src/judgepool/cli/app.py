@@ -18,9 +18,11 @@ from judgepool.cli import main
 from judgepool.cli.lazy import LazyModule
 
 if TYPE_CHECKING:
-    from judgepool.services import workspace as services
+    from judgepool.services import entry_checks
+    from judgepool.services import workspace as workspaces
 else:
-    services = LazyModule("judgepool.services.workspace")
+    entry_checks = LazyModule("judgepool.services.entry_checks")
+    workspaces = LazyModule("judgepool.services.workspace")
 
 ANNOTATOR_HELP = "Who is grading (default: the login name)."
 
@@ -28,15 +30,15 @@ ANNOTATOR_HELP = "Who is grading (default: the login name)."
 def _run_app(workspace: Path, annotator: str | None) -> None:
     from judgepool.tui.grading import read_session
 
-    who = annotator or services.default_annotator()
+    who = annotator or workspaces.default_annotator()
     # Refused before the app starts, not at each grade: control characters,
     # or a name that would pass for provenance (import:..., model:...).
-    services.check_annotator_name(who)
+    entry_checks.check_annotator_name(who)
     # The app's one connection for its main thread, opened here: the plan is
     # read on it before Textual is imported, so the import does not wait on it
     # (see `create_app`), and the app takes it over rather than opening
     # another. A file that is not a workspace is refused here, before any screen.
-    ws = services.open_workspace(workspace)
+    ws = workspaces.open_workspace(workspace)
     try:
         session = read_session(ws, who)
         from judgepool.tui.app import create_app
@@ -77,5 +79,5 @@ def tui(workspace: str | None, annotator: str | None) -> None:
 
         path = ensure_demo_workspace()
     else:
-        path = services.resolve_workspace_path(workspace)
+        path = workspaces.resolve_workspace_path(workspace)
     _run_app(path, annotator)

@@ -8,9 +8,9 @@ from typing import Any
 
 from judgepool.core.audit import FINDING_KINDS, AuditReport
 from judgepool.core.contract import Contract
+from judgepool.core.scored_run import ScoredRun
 from judgepool.core.types import QueryResult
 from judgepool.display import literal
-from judgepool.services.scoring import ScoredRun
 
 DETAILS_SHOWN = 20
 

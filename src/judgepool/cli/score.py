@@ -10,9 +10,7 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 import click
 
@@ -20,122 +18,25 @@ from judgepool.cli import main
 from judgepool.cli.contract_options import build_contract, contract_options
 from judgepool.cli.progress import StageProgress
 from judgepool.cli.render import render_audit_table, render_score_table, render_trec
+from judgepool.cli.score_inputs import judgments_options, read_judgments, run_refs, stored_or_file
 from judgepool.core.audit import FINDING_KINDS, AuditReport, failed
-from judgepool.core.contract import (
-    Contract,
-)
-from judgepool.core.errors import InputError
+from judgepool.core.scored_run import ScoredRun
 from judgepool.display import literal
-from judgepool.formats.trec import read_qrels
 from judgepool.services.scoring import (
     ENGINES,
-    ScoredRun,
     audit_run_file,
     audit_stored_run,
-    score_run_file,
-    score_stored_run,
+    file_source,
+    score_run,
+    stored_source,
 )
-from judgepool.store.rules import CONSENSUS_RULES
-
-if TYPE_CHECKING:
-    from judgepool.store.workspace import Workspace
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-@dataclass
-class Judged:
-    """Where the judgments come from: a qrels file, or a workspace under a consensus rule."""
-
-    label: str
-    judgments: dict[str, dict[str, int]]
-    digest: str
-    contract: Contract
-    workspace: Workspace | None = None
-    consensus: str | None = None
-
-
-def _judged(
-    qrels: str | None,
-    workspace: str | None,
-    consensus: str | None,
-    preset_name: str | None,
-    options: dict[str, Any],
-) -> Judged:
-    """Read the judgments and build the contract (a workspace's default contract
-    is the base its options change)."""
-    if (qrels is None) == (workspace is None):
-        raise click.UsageError("give the judgments with either --qrels FILE or --workspace WS")
-    if qrels is not None:
-        if consensus is not None:
-            raise click.UsageError("--consensus applies to --workspace only")
-        if not Path(qrels).exists():
-            raise InputError("no such file", qrels)
-        contract = build_contract(None, preset_name, options)
-        file = read_qrels(qrels, contract.scale)
-        return Judged(qrels, file.judgments, file.digest, contract)
-    # Imported here: scoring plain files must not pay for loading SQLite.
-    from judgepool.services.workspace import open_workspace, workspace_judgments
-
-    ws = open_workspace(str(workspace))
-    contract = build_contract(ws.default_contract(), preset_name, options)
-    if contract.scale != ws.scale:
-        raise click.UsageError(
-            f"the workspace's grades are on the scale {ws.scale}; --scale cannot change it"
-        )
-    rule = consensus or ws.default_consensus()
-    judgments, digest = workspace_judgments(ws, rule)
-    return Judged(f"workspace {ws.path} ({rule})", judgments, digest, contract, ws, rule)
-
-
-def _stored_or_file(judged: Judged, ref: str) -> str:
-    """'stored' when ``ref`` names a run of the workspace, 'file' when it is a
-    path: a regular file, or a stream (a FIFO, a device such as /dev/stdin),
-    which the readers take as it comes. A directory is refused here."""
-    if judged.workspace is not None:
-        from judgepool.services.workspace import find_run
-
-        if find_run(judged.workspace, ref) is not None:
-            return "stored"
-    if Path(ref).is_dir():
-        raise InputError("is a directory, not a run file", ref)
-    if Path(ref).exists():
-        return "file"
-    where = " in the workspace and" if judged.workspace is not None else ""
-    raise InputError(f"no run named {ref!r}{where} no such file")
-
-
-def _run_refs(judged: Judged, runs: Sequence[str]) -> list[str]:
-    if runs:
-        return list(runs)
-    if judged.workspace is not None:
-        from judgepool.services.workspace import list_runs
-
-        names = [run.name for run in list_runs(judged.workspace)]
-        if names:
-            return names
-        raise click.UsageError("the workspace holds no runs: import one, or name a RUN file")
-    raise click.UsageError("name at least one RUN file")
-
-
-def _workspace_option(func: F) -> F:
-    func = click.option(
-        "--consensus", type=click.Choice(CONSENSUS_RULES), default=None,
-        help="With --workspace: how one grade per (query, doc) is chosen when annotators "
-        "disagree. [default: the workspace's]",
-    )(func)  # fmt: skip
-    func = click.option(
-        "--workspace", metavar="WS",
-        help="Judgments (and stored runs, by name) from a workspace; each score is stored.",
-    )(func)  # fmt: skip
-    return click.option(
-        "--qrels", metavar="FILE", help="Judgments in TREC qrels format (plain or gzip)."
-    )(func)
-
-
 @main.command()
 @click.argument("runs", nargs=-1, metavar="RUN...")
-@_workspace_option
+@judgments_options
 @contract_options
 @click.option(
     "--format",
@@ -178,9 +79,11 @@ def score(
     progress = StageProgress(enabled=sys.stderr.isatty())
     with progress:
         progress.update("reading judgments")
-        judged = _judged(qrels, workspace, consensus, preset, options)
-        refs = _run_refs(judged, runs)
-        kinds = [_stored_or_file(judged, ref) for ref in refs]
+        judged = read_judgments(
+            qrels, workspace, consensus, lambda base: build_contract(base, preset, options)
+        )
+        refs = run_refs(judged, runs)
+        kinds = [stored_or_file(judged, ref) for ref in refs]
         results: list[ScoredRun] = []
         for number, (ref, kind) in enumerate(zip(refs, kinds, strict=True), start=1):
             prefix = f"[{number}/{len(refs)}] " if len(refs) > 1 else ""
@@ -189,19 +92,18 @@ def score(
                 progress.update(prefix + stage)
 
             if kind == "stored" and judged.workspace is not None:
-                result = score_stored_run(
-                    judged.workspace, ref, judged.judgments, judged.digest, judged.contract,
-                    engine=engine, on_progress=report,
-                )  # fmt: skip
+                source = stored_source(judged.workspace, ref)
             else:
-                result = score_run_file(
-                    ref, judged.judgments, judged.digest, judged.contract,
+                source = file_source(ref)
+            results.append(
+                score_run(
+                    source, judged.judgments, judged.digest, judged.contract,
                     engine=engine, on_progress=report,
-                )  # fmt: skip
-            results.append(result)
+                )
+            )  # fmt: skip
         refused = None
         if judged.workspace is not None and judged.consensus is not None:
-            from judgepool.services.stored_scores import store_evaluations
+            from judgepool.services.evaluations import store_evaluations
 
             refused = store_evaluations(judged.workspace, results, kinds, judged.consensus)
     emit_scores(results, judged.label, output_format, per_query)
@@ -230,7 +132,7 @@ def emit_scores(
 
 @main.command()
 @click.argument("runs", nargs=-1, metavar="RUN...")
-@_workspace_option
+@judgments_options
 @contract_options
 @click.option(
     "--format",
@@ -277,9 +179,11 @@ def audit(
     reports: list[AuditReport] = []
     with progress:
         progress.update("reading judgments")
-        judged = _judged(qrels, workspace, consensus, preset, options)
-        refs = _run_refs(judged, runs)
-        sources = [_stored_or_file(judged, ref) for ref in refs]
+        judged = read_judgments(
+            qrels, workspace, consensus, lambda base: build_contract(base, preset, options)
+        )
+        refs = run_refs(judged, runs)
+        sources = [stored_or_file(judged, ref) for ref in refs]
         for ref, source in zip(refs, sources, strict=True):
             if source == "stored" and judged.workspace is not None:
                 reports.append(audit_stored_run(

@@ -1,8 +1,9 @@
-"""The workspace commands: ``init``, ``import``, ``judge``, ``pool``, ``export``,
-``evaluations``, ``annotators`` and ``disagreements``.
+"""The workspace commands that change or export it: ``init``, ``import``,
+``judge``, ``pool`` and ``export`` (the ones that list what it holds are in
+`judgepool.cli.workspace_reports`).
 
-Each one opens the workspace, calls one use case of
-`judgepool.services.workspace`, prints a short report and closes it. Errors
+Each one opens the workspace, calls one use case of `judgepool.services`,
+prints a short report and closes it. Errors
 are judgepool errors, turned into a message and an exit code by `main`.
 Text from data (IDs, names) is printed through `judgepool.display.literal`
 for people; exported qrels are data and are written exactly.
@@ -10,7 +11,6 @@ for people; exported qrels are data and are written exactly.
 
 from __future__ import annotations
 
-import json
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -23,27 +23,23 @@ from judgepool.cli.lazy import LazyModule
 from judgepool.cli.output_file import is_standard_output, open_output
 from judgepool.cli.params import AsciiInteger
 from judgepool.cli.workspace_args import parse_grade, parse_labels
+from judgepool.core.consensus import CONSENSUS_RULES
 from judgepool.core.contract import Scale
 from judgepool.core.limits import MAX_K
 from judgepool.display import literal, quoted
 
+# The services load SQLite and sqlite-utils: imported when a command runs.
 if TYPE_CHECKING:
-    from judgepool.services import workspace as services
+    from judgepool.services import imports, judging
+    from judgepool.services import pools as pooling
+    from judgepool.services import qrels as qrels_files
+    from judgepool.services import workspace as workspaces
 else:
-    services = LazyModule("judgepool.services.workspace")
-from judgepool.store.rules import CONSENSUS_RULES
-
-WORKSPACE_HELP = "A workspace file; a bare name (no slash, no suffix) means workspaces/NAME.sqlite."
-
-
-def _open(workspace: str, *, to_write: bool = False) -> services.Workspace:
-    """The workspace; with ``to_write``, refused at once when it is read-only
-    (before an import reads its whole file only to find it cannot be stored)."""
-    ws = services.open_workspace(workspace)
-    if to_write and ws.read_only:
-        ws.close()
-        raise services.WorkspaceReadOnly(ws.path)
-    return ws
+    imports = LazyModule("judgepool.services.imports")
+    judging = LazyModule("judgepool.services.judging")
+    pooling = LazyModule("judgepool.services.pools")
+    qrels_files = LazyModule("judgepool.services.qrels")
+    workspaces = LazyModule("judgepool.services.workspace")
 
 
 @main.command("init")
@@ -68,7 +64,7 @@ def init_command(workspace: str, scale: str, labels: str | None) -> None:
     WORKSPACE is a path to the SQLite file to create; a bare name means
     workspaces/NAME.sqlite. An existing file is refused and left as it is.
     """
-    ws = services.init_workspace(workspace, scale=Scale.parse(scale), labels=parse_labels(labels))
+    ws = workspaces.init_workspace(workspace, scale=Scale.parse(scale), labels=parse_labels(labels))
     with ws:
         named = ", ".join(f"{grade} {literal(label)}" for grade, label in ws.labels().items())
         click.echo(f"created workspace {literal(str(ws.path))} (scale {ws.scale}: {named})")
@@ -120,15 +116,18 @@ def import_command(
     if replace and kind != "qrels":
         raise click.UsageError("--replace applies to qrels only")
     started = time.perf_counter()
-    with _open(workspace, to_write=True) as ws, ImportProgress(str(file)) as progress:
+    with (
+        workspaces.open_workspace(workspace, to_write=True) as ws,
+        ImportProgress(str(file)) as progress,
+    ):
         if kind == "run":
-            run = services.import_run(ws, file, name=name, on_progress=progress)
+            run = imports.import_run(ws, file, name=name, on_progress=progress)
         elif kind == "qrels":
-            qrels = services.import_qrels(
+            qrels = qrels_files.import_qrels(
                 ws, file, annotator=annotator, replace=replace, on_progress=progress
             )
         else:
-            importer = services.import_queries if kind == "queries" else services.import_documents
+            importer = imports.import_queries if kind == "queries" else imports.import_documents
             table = importer(ws, file, on_progress=progress)
     elapsed = time.perf_counter() - started
     if kind == "run":
@@ -200,8 +199,8 @@ def judge_command(
     known IDs; --allow-new judges it anyway.
     """
     value = parse_grade(grade)
-    with _open(workspace, to_write=True) as ws:
-        event = services.judge(
+    with workspaces.open_workspace(workspace, to_write=True) as ws:
+        event = judging.judge(
             ws,
             query,
             doc,
@@ -220,7 +219,7 @@ def judge_command(
     )
 
 
-def _missing(qrels: services.QrelsImport) -> str:
+def _missing(qrels: qrels_files.QrelsImport) -> str:
     """What happened to the annotator's judgments the file does not have."""
     if qrels.withdrawn:
         return f"{qrels.withdrawn:,} not in the file withdrawn (--replace)"
@@ -259,8 +258,8 @@ def pool_command(workspace: str, runs: str | None, depth: int, name: str) -> Non
     pool (deeper, or with more runs) keeps every existing member.
     """
     chosen = [part.strip() for part in runs.split(",") if part.strip()] if runs else None
-    with _open(workspace, to_write=True) as ws:
-        result = services.pool(ws, depth=depth, runs=chosen, name=name)
+    with workspaces.open_workspace(workspace, to_write=True) as ws:
+        result = pooling.pool(ws, depth=depth, runs=chosen, name=name)
     click.echo(
         f"pool {quoted(result.name)}: {result.added:,} new documents from "
         f"{', '.join(quoted(r) for r in result.runs)} at depth {result.depth}; "
@@ -298,8 +297,11 @@ def export_command(
     annotator's current grades. Items only marked unsure are not judged.
     """
     to_stdout = is_standard_output(output)  # the summary must not mix with the qrels
-    with _open(workspace) as ws, open_output(output, workspace=ws.path) as stream:
-        result = services.export_qrels(ws, stream, annotator=annotator, rule=consensus)
+    with (
+        workspaces.open_workspace(workspace) as ws,
+        open_output(output, workspace=ws.path) as stream,
+    ):
+        result = qrels_files.export_qrels(ws, stream, annotator=annotator, rule=consensus)
     whose = (
         f"annotator {quoted(annotator)}" if annotator is not None else f"consensus {result.rule}"
     )
@@ -314,139 +316,3 @@ def export_command(
             f"wrote {result.judgments:,} judgments over {result.queries:,} queries ({whose}) to "
             f"{literal(output)}; qrels digest {result.digest}"
         )
-
-
-@main.command("evaluations")
-@click.argument("workspace")
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["table", "json"]),
-    default="table",
-    show_default=True,
-    help="table for people; json: one object per evaluation per line.",
-)
-def evaluations_command(workspace: str, fmt: str) -> None:
-    """List the evaluations stored in WORKSPACE, oldest first.
-
-    Each shows its contract, consensus rule and whether its qrels digest is
-    still current: 'stale' means the judgments changed since it was computed,
-    so its numbers are not comparable with a new score.
-    """
-    with _open(workspace) as ws:
-        stored = services.list_evaluations(ws)
-    if fmt == "json":
-        for item in stored:
-            click.echo(
-                json.dumps(
-                    {
-                        "id": item.id,
-                        "created_at": item.created_at,
-                        "run": item.run_name,
-                        "source": item.source,
-                        "contract": item.contract.to_dict(),
-                        "consensus": item.consensus,
-                        "qrels_digest": item.qrels_digest,
-                        "run_digest": item.run_digest,
-                        "fingerprint": item.fingerprint,
-                        "implementation": item.implementation,
-                        "current": item.current,
-                        "summary": item.summary,
-                    },
-                    sort_keys=True,
-                )
-            )
-        return
-    if not stored:
-        click.echo("no stored evaluations (score with --workspace to store one)")
-        return
-    for item in stored:
-        ndcg = item.summary.get("ndcg")
-        shown = "n/a" if ndcg is None else f"{ndcg:.4f}"
-        state = "current" if item.current else "stale: judgments changed since"
-        run = item.run_name or item.source or "?"
-        click.echo(
-            f"#{item.id}  {item.created_at}  {literal(run)}  nDCG@{item.contract.k} {shown}  "
-            f"queries {item.summary.get('scored')}/{item.summary.get('queries')}  "
-            f"consensus {item.consensus}  qrels {item.qrels_digest[:12]} ({state})"
-        )
-        click.echo(f"    {literal(item.contract.describe())}")
-
-
-@main.command("annotators")
-@click.argument("workspace")
-@click.option(
-    "--adjudicator",
-    "adjudicators",
-    multiple=True,
-    metavar="NAME",
-    help="Record NAME, an annotator of the workspace, as an adjudicator: their grade settles "
-    "disagreements under the adjudicated consensus. Repeatable.",
-)
-@click.option(
-    "--not-adjudicator",
-    "revoked",
-    multiple=True,
-    metavar="NAME",
-    help="Take the adjudicator role from NAME. Repeatable.",
-)
-def annotators_command(
-    workspace: str, adjudicators: tuple[str, ...], revoked: tuple[str, ...]
-) -> None:
-    """List WORKSPACE's annotators (role, events, graded items); set adjudicators."""
-    with _open(workspace) as ws:
-        for name in (*adjudicators, *revoked):  # every name checked before any role changes
-            services.check_annotator(ws, name)
-        for name in adjudicators:
-            services.set_adjudicator(ws, name, True)
-        for name in revoked:
-            services.set_adjudicator(ws, name, False)
-        listed = services.list_annotators(ws)
-    for annotator in listed:
-        role = "adjudicator" if annotator.adjudicator else "annotator"
-        click.echo(
-            f"{literal(annotator.name)}\t{role}\t{annotator.events} events\t"
-            f"{annotator.graded} graded"
-        )
-
-
-@main.command("disagreements")
-@click.argument("workspace")
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["table", "json"]),
-    default="table",
-    show_default=True,
-    help="table for people; json: one object per item per line.",
-)
-def disagreements_command(workspace: str, fmt: str) -> None:
-    """List the items whose annotators hold different grades, and how each
-    consensus rule resolves them ('-': left out under adjudicated)."""
-    with _open(workspace) as ws:
-        items = services.disagreements(ws)
-    for item in items:
-        if fmt == "json":
-            click.echo(
-                json.dumps(
-                    {
-                        "query_id": item.query_id,
-                        "doc_id": item.doc_id,
-                        "grades": dict(item.grades),
-                        "adjudicators": list(item.adjudicators),
-                        "latest": item.latest,
-                        "median": item.median,
-                        "adjudicated": item.adjudicated,
-                    },
-                    sort_keys=True,
-                )
-            )
-            continue
-        grades = ", ".join(f"{literal(who)}={grade}" for who, grade in item.grades)
-        adjudicated = "-" if item.adjudicated is None else str(item.adjudicated)
-        click.echo(
-            f"{literal(item.query_id)}\t{literal(item.doc_id)}\t{grades}\t"
-            f"latest={item.latest} median={item.median} adjudicated={adjudicated}"
-        )
-    if fmt == "table" and not items:
-        click.echo("no disagreements")

@@ -7,11 +7,10 @@ ordered by a checksum of (query, document), never by run or rank, with the
 documents nobody has graded yet first, so grading walks through the work
 still to do before the work already done.
 
-The plan reads plain rows with SQL of its own rather than the store's record
-per pool member (which carries every run and rank that brought it in) or per
-judgment: it must be ready in well under a second on a pool of 100 k
-documents, and run and rank are exactly what grading hides. Other annotators'
-grades are read per document, when it is shown.
+The plan is built from plain rows (`judgepool.store.grading`) rather than the
+store's record per pool member, which carries every run and rank that
+brought it in: run and rank are exactly what grading hides. Other
+annotators' grades are read per document, when it is shown.
 
 Texts reach the screen in bounded parts (`judgepool.services.text_parts`),
 whatever their size: a query's text and narrative are read cut at
@@ -34,8 +33,7 @@ from judgepool.services.text_parts import (
     text_part,
     whole_text,
 )
-from judgepool.store import corpus
-from judgepool.store.corpus import Query
+from judgepool.store import corpus, grading
 from judgepool.store.ledger import get_event
 from judgepool.store.workspace import Workspace
 
@@ -119,27 +117,14 @@ def grading_plan(ws: Workspace, annotator: str) -> GradingPlan:
     each with its documents in grading order, and who has judged what."""
     pooled: dict[str, list[str]] = {}
     judgments: dict[Item, ItemJudgment] = {}
-    # One row per pooled item, flagged when another annotator holds a grade;
-    # the flag is an index lookup on current_judgments' key, done in SQLite.
-    for query_id, doc_id, others_graded in ws.conn.execute(
-        "SELECT m.query_id, m.doc_id, EXISTS ("
-        "  SELECT 1 FROM current_judgments c"
-        "  WHERE c.query_id = m.query_id AND c.doc_id = m.doc_id"
-        "    AND c.grade IS NOT NULL AND c.annotator != ?)"
-        " FROM (SELECT DISTINCT query_id, doc_id FROM pool_members) m",
-        (annotator,),
-    ):
+    for query_id, doc_id, others_graded in grading.pooled_items(ws, annotator):
         pooled.setdefault(query_id, []).append(doc_id)
         if others_graded:
             judgments[(query_id, doc_id)] = GRADED_BY_OTHERS
-    for query_id, doc_id, grade, unsure, event_id in ws.conn.execute(
-        "SELECT query_id, doc_id, grade, unsure, event_id FROM current_judgments "
-        "WHERE annotator = ?",
-        (annotator,),
-    ):
+    for query_id, doc_id, grade, unsure, event_id in grading.own_states(ws, annotator):
         item = (query_id, doc_id)
         others = judgments.get(item, NOT_JUDGED).others_graded
-        judgments[item] = ItemJudgment(grade, bool(unsure), event_id, others)
+        judgments[item] = ItemJudgment(grade, unsure, event_id, others)
     known = {head.id: head for head in corpus.query_heads(ws, PREVIEW_CHARACTERS * MAX_UTF8)}
     ordered = [q for q in known if q in pooled] + sorted(q for q in pooled if q not in known)
     queries: list[PlanQuery] = []
@@ -162,13 +147,9 @@ def item_judgment(ws: Workspace, annotator: str, query_id: str, doc_id: str) -> 
     annotators' grades listed."""
     own: tuple[int | None, bool, int | None] = (None, False, None)
     others: list[tuple[str, int]] = []
-    for who, grade, unsure, event_id in ws.conn.execute(
-        "SELECT annotator, grade, unsure, event_id FROM current_judgments "
-        "WHERE query_id = ? AND doc_id = ? ORDER BY event_id",
-        (query_id, doc_id),
-    ):
+    for who, grade, unsure, event_id in grading.item_states(ws, query_id, doc_id):
         if who == annotator:
-            own = (grade, bool(unsure), event_id)
+            own = (grade, unsure, event_id)
         elif grade is not None:
             others.append((who, grade))
     return ItemJudgment(*own, others_graded=bool(others), others=tuple(others))
@@ -177,8 +158,7 @@ def item_judgment(ws: Workspace, annotator: str, query_id: str, doc_id: str) -> 
 def item_judgments(ws: Workspace, annotator: str) -> dict[Item, ItemJudgment]:
     """Every item with a current judgment, seen from ``annotator`` (for checks and
     reports: the app itself reads `grading_plan` and `item_judgment`)."""
-    items = ws.conn.execute("SELECT DISTINCT query_id, doc_id FROM current_judgments").fetchall()
-    return {(q, d): item_judgment(ws, annotator, q, d) for q, d in items}
+    return {(q, d): item_judgment(ws, annotator, q, d) for q, d in grading.judged_items(ws)}
 
 
 def plan_query(ws: Workspace, query_id: str) -> PlanQuery:
@@ -214,7 +194,3 @@ def document_part(
 def note_of(ws: Workspace, event_id: int | None) -> str | None:
     """The note of a ledger event (None without an event or a note)."""
     return None if event_id is None else get_event(ws, event_id).note
-
-
-def query(ws: Workspace, query_id: str) -> Query | None:
-    return corpus.get_query(ws, query_id)

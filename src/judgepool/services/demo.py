@@ -17,27 +17,28 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Callable
 from pathlib import Path
 from typing import Final
 
 import judgepool
 from judgepool.core.contract import Contract, Scale
 from judgepool.core.errors import InputError
-from judgepool.services import workspace as services
+from judgepool.core.progress import StageCallback, no_stage
+from judgepool.services.imports import (
+    default_run_name,
+    import_documents,
+    import_queries,
+    import_run,
+)
+from judgepool.services.pools import pool
+from judgepool.services.qrels import import_qrels
+from judgepool.services.workspace import init_workspace
 from judgepool.store.read_only import folder_writable
 
 DEMO_NAME: Final = "demo.sqlite"
 POOL_DEPTH: Final = 10
 # The sets in the order they are imported, each a folder of sample_data/.
 SETS: Final = ("teaching", "noveleval", "dl19", "hostile")
-
-# Called with a short description of each step.
-StepCallback = Callable[[str], None]
-
-
-def _quiet(_: str) -> None:
-    pass
 
 
 def demo_contract(scale: Scale) -> Contract:
@@ -76,24 +77,24 @@ def _one(folder: Path, *names: str) -> Path:
 
 
 def build_demo_workspace(
-    target: Path, sample_data: Path, *, on_step: StepCallback = _quiet
+    target: Path, sample_data: Path, *, on_step: StageCallback = no_stage
 ) -> Path:
     """Build the demo workspace at ``target`` (which must not exist) from ``sample_data``."""
     temporary = target.with_name(f".{target.name}.{os.getpid()}.building")
     for leftover in _with_sidecars(temporary):
         leftover.unlink(missing_ok=True)
     try:
-        with services.init_workspace(temporary, scale="0..3") as ws:
+        with init_workspace(temporary, scale="0..3") as ws:
             for name in SETS:
                 folder = sample_data / name
                 on_step(f"importing {name}")
-                services.import_queries(ws, _one(folder, "queries.tsv"))
-                services.import_documents(ws, _one(folder, "docs.tsv", "docs.tsv.gz"))
-                services.import_qrels(ws, _one(folder, "qrels.txt"), annotator=f"qrels:{name}")
+                import_queries(ws, _one(folder, "queries.tsv"))
+                import_documents(ws, _one(folder, "docs.tsv", "docs.tsv.gz"))
+                import_qrels(ws, _one(folder, "qrels.txt"), annotator=f"qrels:{name}")
                 for run in _files(folder, "*.trec"):
-                    services.import_run(ws, run, name=f"{name}/{services.default_run_name(run)}")
+                    import_run(ws, run, name=f"{name}/{default_run_name(run)}")
             on_step(f"pooling every run's top {POOL_DEPTH}")
-            services.pool(ws, depth=POOL_DEPTH)
+            pool(ws, depth=POOL_DEPTH)
             ws.set_default_contract(demo_contract(ws.scale))
         # Closed: SQLite has folded the write-ahead log into the file, so the
         # one file is the whole workspace. If another process linked its demo
@@ -114,7 +115,7 @@ def ensure_demo_workspace(
     root: Path | None = None,
     *,
     sample_data: Path | None = None,
-    on_step: StepCallback = _quiet,
+    on_step: StageCallback = no_stage,
 ) -> Path:
     """``ROOT/workspaces/demo.sqlite`` (ROOT: the current directory), built from
     sample_data on first use; an existing demo workspace is returned untouched."""

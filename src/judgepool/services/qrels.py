@@ -12,12 +12,12 @@ judgments and the same qrels digest.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
 from judgepool.core.errors import InputError
+from judgepool.core.progress import LinesCallback
 from judgepool.core.tokens import name_problem
 from judgepool.display import literal, quoted
 from judgepool.formats.trec import qrels_digest, read_qrels_rows
@@ -26,9 +26,6 @@ from judgepool.store import ledger
 from judgepool.store.ledger_import import append_grades
 from judgepool.store.open_files import refuse_workspace_file
 from judgepool.store.workspace import Workspace
-
-# Called as work advances: (done, total) in lines.
-ProgressCallback = Callable[[int, int], None]
 
 IMPORT_PREFIX = "import:"
 
@@ -69,7 +66,7 @@ def import_qrels(
     *,
     annotator: str | None = None,
     replace: bool = False,
-    on_progress: ProgressCallback | None = None,
+    on_progress: LinesCallback | None = None,
 ) -> QrelsImport:
     """Import a qrels file as judgment events with source ``import:<file name>``.
 

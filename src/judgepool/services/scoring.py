@@ -1,9 +1,14 @@
-"""Scoring and auditing run files: the use cases behind ``judgepool score`` and
-``judgepool audit`` on plain files (the workspace variants build on these).
+"""Scoring and auditing runs, from files or stored in a workspace: the use cases
+behind ``judgepool score`` and ``judgepool audit``, and behind the app's review
+screens.
 
-A `ScoredRun` is an `Evaluation` plus where it came from: the run's name, the
-digests of the run and of the judged universe, and the fingerprint over both
-and the contract, so a number can always be traced to its inputs.
+A run is scored by one of two engines on the same judgments and contract:
+``fast`` (vectorised, over the run's columns) or ``reference`` (the plain
+implementation the fast one is tested against, over its lines). Whether the
+run comes from a file or a workspace changes only how its columns or lines
+are read (`RunSource`); `score_run` is the one place that picks the engine.
+The result is a `judgepool.core.scored_run.ScoredRun`: the evaluation with the
+digests that trace it.
 """
 
 from __future__ import annotations
@@ -11,107 +16,102 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Final
 
 from judgepool.core.aggregate import evaluate, group_by_query
 from judgepool.core.audit import AuditReport, audit_run
 from judgepool.core.contract import Contract
 from judgepool.core.errors import InputError
-from judgepool.core.types import Evaluation, Judgments
+from judgepool.core.progress import StageCallback, no_stage
+from judgepool.core.scored_run import ScoredRun
+from judgepool.core.types import Judgments, RunEntry
 from judgepool.formats.trec import read_run
 from judgepool.store.open_files import refuse_workspace_file
 
 if TYPE_CHECKING:
+    from judgepool.formats.fast_run import RunColumns
     from judgepool.store.workspace import Workspace
 
 ENGINES: Final = ("fast", "reference")
 
-# Called with a short description of the stage being worked on.
-ProgressCallback = Callable[[str], None]
-
 
 @dataclass(frozen=True)
-class ScoredRun:
-    """One run's evaluation, with the provenance that makes it comparable."""
+class RunSource:
+    """Where a run's lines come from, read the way each engine wants them:
+    ``columns`` for the fast engine, ``entries`` (the lines and the run's
+    digest) for the reference one. Each reads only when called."""
 
-    run: str
-    evaluation: Evaluation
-    qrels_digest: str
-    run_digest: str
-    engine: str = "fast"
-
-    @property
-    def contract(self) -> Contract:
-        return self.evaluation.contract
-
-    @property
-    def fingerprint(self) -> str:
-        return self.contract.fingerprint(self.qrels_digest, self.run_digest)
-
-    def to_dict(self, per_query: bool = False) -> dict[str, Any]:
-        """The JSON shape of ``--format json``: one object per run."""
-        data: dict[str, Any] = {
-            "run": self.run,
-            "contract": self.contract.to_dict(),
-            "qrels_digest": self.qrels_digest,
-            "run_digest": self.run_digest,
-            "fingerprint": self.fingerprint,
-            "summary": self.evaluation.summary.to_dict(),
-            "unknown_queries": list(self.evaluation.unknown_queries),
-            "missing_queries": list(self.evaluation.missing_queries),
-        }
-        if per_query:
-            data["per_query"] = [r.to_dict() for r in self.evaluation.per_query]
-        return data
+    name: str
+    columns: Callable[[], RunColumns]
+    entries: Callable[[], tuple[list[RunEntry], str]]
 
 
-def _quiet(_: str) -> None:
-    pass
+def file_source(path: str | Path) -> RunSource:
+    """A run file (plain or gzip). Refused here when it is a workspace's own file."""
+    refuse_workspace_file(path)
+
+    def columns() -> RunColumns:
+        from judgepool.formats.fast_run import read_run_columns
+
+        return read_run_columns(path)
+
+    def entries() -> tuple[list[RunEntry], str]:
+        run = read_run(path)
+        return run.entries, run.digest
+
+    return RunSource(str(path), columns, entries)
 
 
-def _refuse_empty(lines: int, name: str) -> None:
-    """A run without a line would score 0 (or nothing) without a word: refused."""
-    if lines == 0:
-        raise InputError("has no run lines (qid Q0 docid rank score tag)", name)
+def stored_source(ws: Workspace, name: str) -> RunSource:
+    """A run stored in a workspace, kept as imported: the same numbers as its file."""
+    # Imported here: scoring plain files must not pay for loading SQLite.
+    from judgepool.store import runs as run_store
+
+    def entries() -> tuple[list[RunEntry], str]:
+        return run_store.run_entries(ws, name), run_store.get_run(ws, name).digest
+
+    return RunSource(name, lambda: run_store.run_columns(ws, name), entries)
 
 
-def score_run_file(
-    path: str | Path,
+def score_run(
+    source: RunSource,
     judgments: Judgments,
     qrels_digest: str,
     contract: Contract,
     *,
     engine: str = "fast",
-    on_progress: ProgressCallback = _quiet,
+    on_progress: StageCallback = no_stage,
 ) -> ScoredRun:
-    """Read and score one run file.
+    """Read and score one run with ``engine``.
 
-    ``engine="reference"`` reads line by line and scores with the plain
-    reference implementation; the default fast engine gives the same numbers
-    (tests hold it to the reference) and is the one for large runs.
+    ``reference`` reads line by line and scores with the plain reference
+    implementation; the default fast engine gives the same numbers (tests
+    hold it to the reference) and is the one for large runs. A run without
+    a line is refused: it would score 0 (or nothing) without a word.
     """
-    name = str(path)
-    refuse_workspace_file(path)
+    name = source.name
+    if engine not in ENGINES:
+        raise ValueError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
+    on_progress(f"reading {name}")
     if engine == "fast":
         from judgepool.core.fast import evaluate_columns
-        from judgepool.formats.fast_run import read_run_columns
 
-        on_progress(f"reading {name}")
-        columns = read_run_columns(path)
+        columns = source.columns()
         _refuse_empty(len(columns), name)
         on_progress(f"scoring {name}")
         evaluation = evaluate_columns(columns, judgments, contract, source=name)
         digest = columns.digest
-    elif engine == "reference":
-        on_progress(f"reading {name}")
-        run = read_run(path)
-        _refuse_empty(len(run.entries), name)
-        on_progress(f"scoring {name}")
-        evaluation = evaluate(group_by_query(run.entries), judgments, contract, source=name)
-        digest = run.digest
     else:
-        raise ValueError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
+        entries, digest = source.entries()
+        _refuse_empty(len(entries), name)
+        on_progress(f"scoring {name}")
+        evaluation = evaluate(group_by_query(entries), judgments, contract, source=name)
     return ScoredRun(name, evaluation, qrels_digest, digest, engine)
+
+
+def _refuse_empty(lines: int, name: str) -> None:
+    if lines == 0:
+        raise InputError("has no run lines (qid Q0 docid rank score tag)", name)
 
 
 def audit_run_file(
@@ -119,7 +119,7 @@ def audit_run_file(
     judgments: Judgments,
     contract: Contract,
     *,
-    on_progress: ProgressCallback = _quiet,
+    on_progress: StageCallback = no_stage,
 ) -> AuditReport:
     """Audit one run file, reading past bad lines to list them all."""
     name = str(path)
@@ -138,53 +138,34 @@ def audit_run_file(
     )
 
 
-def score_stored_run(
-    ws: Workspace,
-    name: str,
-    judgments: Judgments,
-    qrels_digest: str,
-    contract: Contract,
-    *,
-    engine: str = "fast",
-    on_progress: ProgressCallback = _quiet,
-) -> ScoredRun:
-    """Score a run stored in a workspace (kept as imported, so the same numbers
-    as scoring its file)."""
-    # Imported here: scoring plain files must not pay for loading SQLite.
-    from judgepool.services.workspace import load_run_columns, load_run_entries
-
-    if engine == "fast":
-        from judgepool.core.fast import evaluate_columns
-
-        on_progress(f"reading {name}")
-        columns = load_run_columns(ws, name)
-        on_progress(f"scoring {name}")
-        evaluation = evaluate_columns(columns, judgments, contract, source=name)
-        digest = columns.digest
-    elif engine == "reference":
-        on_progress(f"reading {name}")
-        entries, stored = load_run_entries(ws, name)
-        on_progress(f"scoring {name}")
-        evaluation = evaluate(group_by_query(entries), judgments, contract, source=name)
-        digest = stored.digest
-    else:
-        raise ValueError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
-    return ScoredRun(name, evaluation, qrels_digest, digest, engine)
-
-
 def audit_stored_run(
     ws: Workspace,
     name: str,
     judgments: Judgments,
     contract: Contract,
     *,
-    on_progress: ProgressCallback = _quiet,
+    on_progress: StageCallback = no_stage,
 ) -> AuditReport:
     """Audit a run stored in a workspace (an import refuses bad lines, so a
     stored run has none)."""
-    from judgepool.services.workspace import load_run_entries
+    from judgepool.store import runs as run_store
 
     on_progress(f"reading {name}")
-    entries, stored = load_run_entries(ws, name)
+    stored = run_store.get_run(ws, name)
+    entries = run_store.run_entries(ws, name)
     on_progress(f"auditing {name}")
     return audit_run(entries, judgments, contract.k, contract, run=name, lines=stored.lines)
+
+
+def run_names(ws: Workspace) -> list[str]:
+    """The names of the workspace's runs, in name order."""
+    from judgepool.store import runs as run_store
+
+    return [run.name for run in run_store.list_runs(ws)]
+
+
+def has_run(ws: Workspace, name: str) -> bool:
+    """Whether the workspace holds a run called ``name``."""
+    from judgepool.store import runs as run_store
+
+    return run_store.find_run(ws, name) is not None

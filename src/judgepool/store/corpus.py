@@ -3,11 +3,14 @@ them, whole or (for the app) a bounded piece of a long text at a time."""
 
 from __future__ import annotations
 
+import itertools
 import sqlite3
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Final, Literal
+
+from sqlite_utils import Database
 
 from judgepool.formats.tables import TableRow
 from judgepool.store.workspace import Workspace
@@ -24,29 +27,34 @@ class CorpusCounts:
     unchanged: int
 
 
-def upsert_rows(
-    conn: sqlite3.Connection, kind: CorpusKind, rows: Sequence[TableRow]
-) -> CorpusCounts:
-    """Insert rows, replacing the text of IDs already present, inside the caller's transaction."""
+def upsert_rows(db: Database, kind: CorpusKind, rows: Sequence[TableRow]) -> CorpusCounts:
+    """Insert rows, replacing the text of IDs already present, inside the caller's
+    write transaction (`Workspace.write`, with the workspace's ``db``).
+
+    New and changed rows go in through one sqlite-utils upsert, many rows per
+    statement; for documents, the full-text index follows through its triggers
+    (a row per statement made a 100 k-document import over twice as slow)."""
+    if not db.conn.in_transaction:
+        raise RuntimeError("upsert_rows writes inside Workspace.write() only")
     extra = _EXTRA_COLUMN[kind]
     existing = {
         identifier: (text, other)
-        for identifier, text, other in conn.execute(f"SELECT id, text, {extra} FROM {kind}")
+        for identifier, text, other in db.execute(f"SELECT id, text, {extra} FROM {kind}")
     }
-    fresh: list[tuple[str, str, str | None]] = []
-    changed: list[tuple[str, str | None, str]] = []
+    fresh = 0
+    changed: list[tuple[str, str, str | None]] = []
     unchanged = 0
     for row in rows:
         before = existing.get(row.id)
-        if before is None:
-            fresh.append((row.id, row.text, row.extra))
-        elif before == (row.text, row.extra):
+        if before == (row.text, row.extra):
             unchanged += 1
-        else:
-            changed.append((row.text, row.extra, row.id))
-    conn.executemany(f"INSERT INTO {kind} (id, text, {extra}) VALUES (?, ?, ?)", fresh)
-    conn.executemany(f"UPDATE {kind} SET text = ?, {extra} = ? WHERE id = ?", changed)
-    return CorpusCounts(len(fresh), len(changed), unchanged)
+            continue
+        fresh += before is None
+        changed.append((row.id, row.text, row.extra))
+    if changed:
+        header: list[tuple[str, str, str]] = [("id", "text", extra)]
+        db.table(kind).upsert_all(itertools.chain(header, changed), pk="id")
+    return CorpusCounts(fresh, len(changed) - fresh, unchanged)
 
 
 @dataclass(frozen=True)

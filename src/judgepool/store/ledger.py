@@ -1,35 +1,20 @@
 """The judgment ledger: appending events, each annotator's current judgment,
 annotator roles, and the consensus that turns several annotators' grades into
-one judged universe.
-
-Consensus rules (one grade per (query, doc); "unsure" is never a grade, and
-an item only deferred by everyone is not judged):
-
-- When the annotators holding a grade for an item all give the same grade
-  (in particular when only one annotator graded it), that grade, under every rule.
-- ``latest``: the grade of the most recent event among the annotators'
-  current grades (events are ordered by their ledger ID, which never goes back).
-- ``median``: the median of the annotators' current grades. With an even
-  count the two middle grades may differ; the lower one is taken (the "low
-  median"): grades are integers, and the lower choice never makes a document
-  look more relevant than half of its annotators said.
-- ``adjudicated``: the grade of an annotator recorded as adjudicator (see
-  `set_adjudicator`) overrides the others (the most recent, when several
-  adjudicators graded it); a disagreement no adjudicator has settled is left
-  out of the judged universe and listed in `Consensus.unresolved`.
+one judged universe under one of the rules of `judgepool.core.consensus`
+("unsure" is never a grade, and an item only deferred by everyone is not
+judged; the ``adjudicated`` rule's adjudicators are set with `set_adjudicator`).
 """
 
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from judgepool.core.consensus import CONSENSUS_RULES, low_median
 from judgepool.core.errors import InputError
 from judgepool.display import quoted
 from judgepool.formats.trec import qrels_digest
-from judgepool.store.rules import CONSENSUS_RULES
 from judgepool.store.workspace import Workspace, now
 
 _EVENT_COLUMNS: Final = (
@@ -167,6 +152,18 @@ def append_event(
     return cursor.lastrowid
 
 
+def latest_event_id(
+    conn: sqlite3.Connection, query_id: str, doc_id: str, annotator: str
+) -> int | None:
+    """The ID of ``annotator``'s most recent event on the item (None: they have
+    none), read on ``conn``: inside a write transaction, nothing can follow it."""
+    row = conn.execute(
+        "SELECT MAX(id) FROM judgment_events WHERE query_id = ? AND doc_id = ? AND annotator = ?",
+        (query_id, doc_id, annotator),
+    ).fetchone()
+    return _optional_int(row[0])
+
+
 def get_event(ws: Workspace, event_id: int) -> JudgmentEvent:
     row = ws.conn.execute(
         f"SELECT {_EVENT_COLUMNS} FROM judgment_events WHERE id = ?", (event_id,)
@@ -269,15 +266,13 @@ def list_annotators(ws: Workspace) -> list[Annotator]:
     return [Annotator(name, bool(adj), events, graded) for name, adj, events, graded in rows]
 
 
-def set_adjudicator(ws: Workspace, name: str, adjudicator: bool = True) -> None:
-    """Record (or revoke) an annotator's role as adjudicator."""
+def set_adjudicator(conn: sqlite3.Connection, name: str, adjudicator: bool = True) -> None:
+    """Record (or revoke) an annotator's role as adjudicator, inside the caller's
+    write transaction."""
     if not name:
         raise InputError("an annotator needs a name")
-    with ws.write() as conn:
-        register_annotator(conn, name)
-        conn.execute(
-            "UPDATE annotators SET adjudicator = ? WHERE name = ?", (int(adjudicator), name)
-        )
+    register_annotator(conn, name)
+    conn.execute("UPDATE annotators SET adjudicator = ? WHERE name = ?", (int(adjudicator), name))
 
 
 # -- consensus ------------------------------------------------------------------
@@ -312,12 +307,6 @@ class Consensus:
     @property
     def judged(self) -> int:
         return sum(len(docs) for docs in self.judgments.values())
-
-
-def low_median(grades: Sequence[int]) -> int:
-    """The median of integer grades; with an even count, the lower middle grade."""
-    ordered = sorted(grades)
-    return ordered[(len(ordered) - 1) // 2]
 
 
 def check_rule(rule: str) -> None:

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
 from judgepool.core.errors import InputError
+from judgepool.core.progress import LinesCallback
 from judgepool.core.types import RunEntry
 from judgepool.display import quoted
 from judgepool.store.bulk import insert_flat
@@ -23,8 +24,6 @@ from judgepool.store.workspace import Workspace, now
 
 if TYPE_CHECKING:
     from judgepool.formats.fast_run import RunColumns
-
-ProgressCallback = Callable[[int, int], None]
 
 SNAPSHOT_FORMAT: Final = "arrow-ipc-stream"
 _SNAPSHOT_NAMES: Final = ("query_id", "doc_id", "rank", "score", "line")
@@ -99,7 +98,7 @@ def insert_run(
     lines: Sequence[int],
     tags: Sequence[str | None] | None = None,
     snapshot: Callable[[], bytes] | None = None,
-    on_progress: ProgressCallback | None = None,
+    on_progress: LinesCallback | None = None,
 ) -> int:
     """Insert a run and its lines inside the caller's write transaction; returns its ID.
 
@@ -286,7 +285,7 @@ def run_query_ids(ws: Workspace, name: str) -> list[str]:
     ]
 
 
-def run_names(ws: Workspace, names: Sequence[str] | None) -> list[StoredRun]:
+def get_runs(ws: Workspace, names: Sequence[str] | None) -> list[StoredRun]:
     """The named runs (every run when ``names`` is None), each checked to exist."""
     if names is None:
         return list_runs(ws)

@@ -31,6 +31,7 @@ from typing import Any, Final
 from sqlite_utils import Database
 
 from judgepool import __version__
+from judgepool.core.consensus import CONSENSUS_RULES
 from judgepool.core.contract import Contract, Scale
 from judgepool.core.errors import ContractError, InputError, JudgepoolError
 from judgepool.store import open_files
@@ -45,7 +46,6 @@ from judgepool.store.connection import (
 from judgepool.store.read_only import FileSnapshot, folder_writable, read_only_error
 from judgepool.store.read_only import WorkspaceChanged as WorkspaceChanged
 from judgepool.store.read_only import WorkspaceReadOnly as WorkspaceReadOnly
-from judgepool.store.rules import CONSENSUS_RULES
 from judgepool.store.schema import (
     APPLICATION_ID,
     SCHEMA_VERSION,

@@ -22,7 +22,7 @@ from judgepool.services.app_queries import (
 )
 
 if TYPE_CHECKING:
-    from judgepool.store.workspace import Workspace
+    from judgepool.services.workspace import Workspace
 
 Position = tuple[int, int]  # (query index, document index)
 

@@ -44,7 +44,8 @@ from textual.worker import get_current_worker
 from judgepool.core.contract import Contract
 from judgepool.core.errors import JudgepoolError
 from judgepool.display import literal
-from judgepool.services.review import RunAudit, audit_workspace_run, run_names
+from judgepool.services.review import RunAudit, audit_workspace_run
+from judgepool.services.scoring import run_names
 from judgepool.tui.messages import GradeSaved
 from judgepool.tui.readers import ReadConnections
 from judgepool.tui.widgets.audit_findings import (

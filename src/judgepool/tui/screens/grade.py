@@ -36,7 +36,7 @@ from textual.widgets import Footer, Static
 from judgepool.core.errors import JudgepoolError
 from judgepool.display import literal
 from judgepool.services import app_queries
-from judgepool.services import workspace as services
+from judgepool.services import judging as services
 from judgepool.services.app_queries import ItemJudgment
 from judgepool.services.text_parts import PartWhere
 from judgepool.tui.grading import GradingSession

@@ -40,14 +40,10 @@ from textual.widgets import DataTable, Footer, Static
 from textual.worker import get_current_worker
 
 from judgepool.core.contract import Contract
+from judgepool.core.drilldown import Drilldown
 from judgepool.core.errors import JudgepoolError
 from judgepool.display import literal
-from judgepool.services.review import (
-    Drilldown,
-    Scoreboard,
-    drill_down,
-    score_workspace_runs,
-)
+from judgepool.services.review import Scoreboard, drill_down, score_workspace_runs
 from judgepool.tui.messages import GradeSaved
 from judgepool.tui.readers import ReadConnections
 from judgepool.tui.widgets.score_compare import ComparisonScreen

@@ -25,8 +25,9 @@ from textual.binding import Binding, BindingType
 from textual.widgets import DataTable, Static
 
 from judgepool.core.audit import FINDING_KINDS, AuditReport
+from judgepool.core.query_audit import QueryAudit
 from judgepool.display import literal
-from judgepool.services.review import QueryAudit, RunAudit
+from judgepool.services.review import RunAudit
 from judgepool.tui.widgets.score_format import count, data, fill_table, flag, number
 
 # Entries of one list shown in the details before "… and N more".

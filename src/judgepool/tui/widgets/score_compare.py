@@ -19,9 +19,9 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Footer, Static
 
+from judgepool.core.comparison import Comparison, compare_runs
+from judgepool.core.scored_run import ScoredRun
 from judgepool.display import literal
-from judgepool.services.review import Comparison, compare_runs
-from judgepool.services.scoring import ScoredRun
 from judgepool.tui.widgets.score_format import data, fill_table, number, signed
 
 OUTCOME_STYLE = {"win": "green", "loss": "red", "tie": "", "n/a": "dim"}

@@ -22,8 +22,8 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Footer, Static
 
+from judgepool.core.drilldown import Drilldown, RankedRow
 from judgepool.display import literal
-from judgepool.services.review import Drilldown, RankedRow
 from judgepool.tui.widgets.score_contract import contract_text
 from judgepool.tui.widgets.score_format import data, fill_table, grade, number
 

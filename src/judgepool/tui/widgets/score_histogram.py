@@ -12,8 +12,8 @@ from collections.abc import Iterable
 from rich.text import Text
 from textual.widgets import Static
 
+from judgepool.core.histogram import Histogram, ndcg_histogram
 from judgepool.display import literal
-from judgepool.services.review import Histogram, ndcg_histogram
 
 BAR_WIDTH = 20
 

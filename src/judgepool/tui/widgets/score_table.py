@@ -15,8 +15,8 @@ from typing import Final
 from rich.text import Text
 from textual.widgets import DataTable
 
+from judgepool.core.result_order import SORT_KEYS, inflation, sort_results
 from judgepool.core.types import Evaluation, QueryResult
-from judgepool.services.review import SORT_KEYS, inflation, sort_results
 from judgepool.tui.widgets.score_format import data, fill_table, flag, number, signed
 
 # Every sortable column: the key of `SORT_KEYS` and its label (k filled in).

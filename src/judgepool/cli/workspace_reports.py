@@ -1,0 +1,159 @@
+"""The workspace commands that list what it holds: ``evaluations`` (stored
+scores, and whether each is still current), ``annotators`` (with their roles,
+which it can also set) and ``disagreements``.
+
+Text from data (IDs, names) is printed through `judgepool.display.literal`.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING
+
+import click
+
+from judgepool.cli import main
+from judgepool.cli.lazy import LazyModule
+from judgepool.display import literal
+
+# The services load SQLite and sqlite-utils: imported when a command runs.
+if TYPE_CHECKING:
+    from judgepool.services import consensus, evaluations, judging
+    from judgepool.services import workspace as workspaces
+else:
+    consensus = LazyModule("judgepool.services.consensus")
+    evaluations = LazyModule("judgepool.services.evaluations")
+    judging = LazyModule("judgepool.services.judging")
+    workspaces = LazyModule("judgepool.services.workspace")
+
+
+@main.command("evaluations")
+@click.argument("workspace")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["table", "json"]),
+    default="table",
+    show_default=True,
+    help="table for people; json: one object per evaluation per line.",
+)
+def evaluations_command(workspace: str, fmt: str) -> None:
+    """List the evaluations stored in WORKSPACE, oldest first.
+
+    Each shows its contract, consensus rule and whether its qrels digest is
+    still current: 'stale' means the judgments changed since it was computed,
+    so its numbers are not comparable with a new score.
+    """
+    with workspaces.open_workspace(workspace) as ws:
+        stored = evaluations.list_evaluations(ws)
+    if fmt == "json":
+        for item in stored:
+            click.echo(
+                json.dumps(
+                    {
+                        "id": item.id,
+                        "created_at": item.created_at,
+                        "run": item.run_name,
+                        "source": item.source,
+                        "contract": item.contract.to_dict(),
+                        "consensus": item.consensus,
+                        "qrels_digest": item.qrels_digest,
+                        "run_digest": item.run_digest,
+                        "fingerprint": item.fingerprint,
+                        "implementation": item.implementation,
+                        "current": item.current,
+                        "summary": item.summary,
+                    },
+                    sort_keys=True,
+                )
+            )
+        return
+    if not stored:
+        click.echo("no stored evaluations (score with --workspace to store one)")
+        return
+    for item in stored:
+        ndcg = item.summary.get("ndcg")
+        shown = "n/a" if ndcg is None else f"{ndcg:.4f}"
+        state = "current" if item.current else "stale: judgments changed since"
+        run = item.run_name or item.source or "?"
+        click.echo(
+            f"#{item.id}  {item.created_at}  {literal(run)}  nDCG@{item.contract.k} {shown}  "
+            f"queries {item.summary.get('scored')}/{item.summary.get('queries')}  "
+            f"consensus {item.consensus}  qrels {item.qrels_digest[:12]} ({state})"
+        )
+        click.echo(f"    {literal(item.contract.describe())}")
+
+
+@main.command("annotators")
+@click.argument("workspace")
+@click.option(
+    "--adjudicator",
+    "adjudicators",
+    multiple=True,
+    metavar="NAME",
+    help="Record NAME, an annotator of the workspace, as an adjudicator: their grade settles "
+    "disagreements under the adjudicated consensus. Repeatable.",
+)
+@click.option(
+    "--not-adjudicator",
+    "revoked",
+    multiple=True,
+    metavar="NAME",
+    help="Take the adjudicator role from NAME. Repeatable.",
+)
+def annotators_command(
+    workspace: str, adjudicators: tuple[str, ...], revoked: tuple[str, ...]
+) -> None:
+    """List WORKSPACE's annotators (role, events, graded items); set adjudicators."""
+    with workspaces.open_workspace(workspace) as ws:
+        if adjudicators or revoked:
+            judging.set_adjudicators(ws, grant=adjudicators, revoke=revoked)
+        listed = judging.list_annotators(ws)
+    for annotator in listed:
+        role = "adjudicator" if annotator.adjudicator else "annotator"
+        click.echo(
+            f"{literal(annotator.name)}\t{role}\t{annotator.events} events\t"
+            f"{annotator.graded} graded"
+        )
+
+
+@main.command("disagreements")
+@click.argument("workspace")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["table", "json"]),
+    default="table",
+    show_default=True,
+    help="table for people; json: one object per item per line.",
+)
+def disagreements_command(workspace: str, fmt: str) -> None:
+    """List the items whose annotators hold different grades, and how each
+    consensus rule resolves them ('-': left out under adjudicated)."""
+    with workspaces.open_workspace(workspace) as ws:
+        items = consensus.disagreements(ws)
+    for item in items:
+        if fmt == "json":
+            click.echo(
+                json.dumps(
+                    {
+                        "query_id": item.query_id,
+                        "doc_id": item.doc_id,
+                        "grades": dict(item.grades),
+                        "adjudicators": list(item.adjudicators),
+                        "latest": item.latest,
+                        "median": item.median,
+                        "adjudicated": item.adjudicated,
+                    },
+                    sort_keys=True,
+                )
+            )
+            continue
+        grades = ", ".join(f"{literal(who)}={grade}" for who, grade in item.grades)
+        adjudicated = "-" if item.adjudicated is None else str(item.adjudicated)
+        click.echo(
+            f"{literal(item.query_id)}\t{literal(item.doc_id)}\t{grades}\t"
+            f"latest={item.latest} median={item.median} adjudicated={adjudicated}"
+        )
+    if fmt == "table" and not items:
+        click.echo("no disagreements")

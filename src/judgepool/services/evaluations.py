@@ -1,0 +1,100 @@
+"""Stored evaluations: keeping a score with everything needed to trace it (its
+contract, consensus rule, digests and fingerprint), listing them, and saying
+whether each is still current.
+
+An evaluation is current while its ``qrels_digest`` is the digest of the
+workspace's judgments under its consensus rule; once the judged universe
+changes, it is stale, and its numbers no longer compare with a new score.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import Any
+
+from judgepool.core.scored_run import ScoredRun
+from judgepool.core.types import Evaluation
+from judgepool.store import ledger
+from judgepool.store.evaluations import (
+    StoredEvaluation,
+    get_stored,
+    insert_evaluation,
+    list_stored,
+    per_query_records,
+)
+from judgepool.store.workspace import Workspace, WorkspaceReadOnly
+
+
+def save_evaluation(
+    ws: Workspace,
+    evaluation: Evaluation,
+    *,
+    qrels_digest: str,
+    run_digest: str,
+    consensus: str,
+    run_name: str | None = None,
+    source: str | None = None,
+    implementation: str = "reference",
+) -> StoredEvaluation:
+    """Store an evaluation with its contract, consensus rule, digests and
+    fingerprint (computed here from the three), summary and per-query records."""
+    ledger.check_rule(consensus)
+    with ws.write() as conn:
+        evaluation_id = insert_evaluation(
+            conn,
+            evaluation,
+            run_name=run_name,
+            source=source,
+            consensus=consensus,
+            qrels_digest=qrels_digest,
+            run_digest=run_digest,
+            implementation=implementation,
+        )
+    stored = get_stored(ws, evaluation_id)
+    current = ledger.consensus(ws, consensus).digest == qrels_digest
+    return replace(stored, current=current)
+
+
+def store_evaluations(
+    ws: Workspace, results: Sequence[ScoredRun], kinds: Sequence[str], consensus: str
+) -> WorkspaceReadOnly | None:
+    """Store what ``judgepool score --workspace`` computed: each result
+    (``kinds``: "stored" for a run of the workspace, "file" for a run file).
+    On a read-only workspace none is stored, the scores stand all the same,
+    and the refusal is returned to say why."""
+    try:
+        if ws.read_only:
+            raise WorkspaceReadOnly(ws.path)
+        for result, kind in zip(results, kinds, strict=True):
+            save_evaluation(
+                ws,
+                result.evaluation,
+                qrels_digest=result.qrels_digest,
+                run_digest=result.run_digest,
+                consensus=consensus,
+                run_name=result.run if kind == "stored" else None,
+                source=result.run if kind == "file" else None,
+                implementation=result.engine,
+            )
+    except WorkspaceReadOnly as refused:
+        return refused
+    return None
+
+
+def list_evaluations(ws: Workspace) -> list[StoredEvaluation]:
+    """Every stored evaluation, oldest first, each with ``current``: whether its
+    ``qrels_digest`` is still the digest of the workspace's judgments under
+    its consensus rule (False: the judged universe has changed since)."""
+    stored = list_stored(ws)
+    digests = {rule: ledger.consensus(ws, rule).digest for rule in {s.consensus for s in stored}}
+    return [replace(s, current=digests[s.consensus] == s.qrels_digest) for s in stored]
+
+
+def load_evaluation(
+    ws: Workspace, evaluation_id: int
+) -> tuple[StoredEvaluation, list[dict[str, Any]]]:
+    """One stored evaluation and its per-query records."""
+    stored = get_stored(ws, evaluation_id)
+    current = ledger.consensus(ws, stored.consensus).digest == stored.qrels_digest
+    return replace(stored, current=current), per_query_records(ws, evaluation_id)

@@ -1,0 +1,153 @@
+"""Judging: recording a grade (or unsure), taking one back, and the annotators'
+roles.
+
+Each grade is its own transaction and is returned only once committed; the
+ledger keeps every event (`judgepool.store.ledger`), so taking a grade back
+appends an event rather than removing one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from judgepool.core.errors import InputError
+from judgepool.display import quoted
+from judgepool.services.entry_checks import (
+    check_annotator_name,
+    check_id,
+    check_known_annotator,
+    check_known_item,
+    check_name,
+    check_text,
+    check_user_source,
+)
+from judgepool.store import ledger
+from judgepool.store.ledger import Annotator, JudgmentEvent
+from judgepool.store.workspace import Workspace
+
+
+def _check_grade(ws: Workspace, grade: int | None, unsure: bool) -> None:
+    if unsure:
+        if grade is not None:
+            raise InputError("a judgment is either a grade or unsure, not both")
+        return
+    if grade is None:
+        raise InputError("give a grade, or mark the document unsure")
+    if grade not in ws.scale:
+        raise InputError(f"grade {grade} is outside the workspace's scale {ws.scale}")
+
+
+def judge(
+    ws: Workspace,
+    query_id: str,
+    doc_id: str,
+    grade: int | None,
+    *,
+    annotator: str,
+    unsure: bool = False,
+    note: str | None = None,
+    source: str = "human",
+    seconds: float | None = None,
+    allow_new: bool = False,
+) -> JudgmentEvent:
+    """Record one grade (or ``unsure=True`` with ``grade=None``) as a new ledger
+    event, in its own transaction; returns the event once it is committed.
+
+    Query and document IDs must be TREC tokens, and held by the workspace
+    (imported, in a run, a pool or a judgment: `judgepool.store.holdings`)
+    unless ``allow_new``; the refusal names the closest known IDs. The
+    annotator must be a name not reserved for provenance, and ``source``
+    ``human`` or ``model:NAME``.
+    """
+    _check_grade(ws, grade, unsure)
+    check_id("query", query_id)
+    check_id("document", doc_id)
+    check_annotator_name(annotator)
+    check_user_source(source)
+    if note is not None:
+        check_text("note", note)
+    if seconds is not None and not seconds >= 0:
+        raise InputError(f"seconds spent must be a number ≥ 0, got {seconds!r}")
+    if not allow_new:
+        check_known_item(ws, query_id, doc_id)
+    with ws.write() as conn:
+        event_id = ledger.append_event(
+            conn,
+            query_id=query_id,
+            doc_id=doc_id,
+            grade=grade,
+            unsure=unsure,
+            annotator=annotator,
+            source=source,
+            note=note,
+            seconds=seconds,
+        )
+    return ledger.get_event(ws, event_id)
+
+
+def undo(ws: Workspace, event_id: int, *, annotator: str) -> JudgmentEvent:
+    """Take back one of ``annotator``'s events by appending an event that restores
+    the state before it (a previous grade, unsure, or no judgment at all).
+
+    Only the annotator's latest event on that item can be undone: undoing an
+    older one would silently discard what came after it.
+    """
+    with ws.write() as conn:
+        target = ledger.get_event(ws, event_id)
+        if target.annotator != annotator:
+            raise InputError(
+                f"event {event_id} is {quoted(target.annotator)}'s, not {quoted(annotator)}'s; "
+                "only your own grades can be undone"
+            )
+        latest = ledger.latest_event_id(conn, target.query_id, target.doc_id, annotator)
+        if latest != event_id:
+            raise InputError(
+                f"query {quoted(target.query_id)} doc {quoted(target.doc_id)} was judged again "
+                f"after event "
+                f"{event_id} (event {latest}); undo that one first"
+            )
+        grade: int | None = None
+        unsure = False
+        if target.previous_event is not None:
+            before = ledger.get_event(ws, target.previous_event)
+            grade, unsure = before.grade, before.unsure
+        new_id = ledger.append_event(
+            conn,
+            query_id=target.query_id,
+            doc_id=target.doc_id,
+            grade=grade,
+            unsure=unsure,
+            annotator=annotator,
+            source="human",
+            undoes=event_id,
+        )
+    return ledger.get_event(ws, new_id)
+
+
+def check_annotator(ws: Workspace, name: str) -> None:
+    """Refuse ``name`` unless it is an annotator the workspace knows, naming the
+    closest known ones."""
+    check_name("annotator", name)
+    check_known_annotator(ws, name)
+
+
+def set_adjudicators(
+    ws: Workspace, *, grant: Sequence[str] = (), revoke: Sequence[str] = ()
+) -> None:
+    """Record the annotators in ``grant`` as adjudicators, whose grade settles
+    disagreements under the ``adjudicated`` rule, and take the role from those
+    in ``revoke``. Every name must be an annotator the workspace knows (the
+    refusal names the closest ones); all are checked before any role changes,
+    and the changes are one transaction."""
+    for name in (*grant, *revoke):
+        check_annotator(ws, name)
+    with ws.write() as conn:
+        for name in grant:
+            ledger.set_adjudicator(conn, name, True)
+        for name in revoke:
+            ledger.set_adjudicator(conn, name, False)
+
+
+def list_annotators(ws: Workspace) -> list[Annotator]:
+    """Every annotator with their role, event count and currently graded items."""
+    return ledger.list_annotators(ws)

@@ -1,0 +1,257 @@
+"""The workspace's migrations, oldest first: migration *n* turns a version
+*n − 1* workspace into version *n*.
+
+Migrations are history: once released, a migration is never edited (its SQL
+is what the files made by that release hold, down to the spacing SQLite
+keeps in ``sqlite_master``); a change to the schema is a new function
+appended to `MIGRATIONS`. Each takes the sqlite-utils `Database` of the
+connection being upgraded, inside the caller's transaction
+(`judgepool.store.schema.apply_migrations`). The first three are SQL that
+sqlite-utils' table creation cannot express (CHECK constraints, WITHOUT ROWID
+tables, AUTOINCREMENT, composite foreign keys, the ledger's triggers); later
+ones use sqlite-utils where it can say the same.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Final
+
+from sqlite_utils import Database
+
+
+def _v1_corpus_runs_ledger(db: Database) -> None:
+    db.executescript(
+        """
+        CREATE TABLE meta (
+            key TEXT PRIMARY KEY,
+            value TEXT NOT NULL
+        );
+        CREATE TABLE settings (
+            key TEXT PRIMARY KEY,
+            value TEXT NOT NULL  -- JSON
+        );
+        CREATE TABLE queries (
+            id TEXT PRIMARY KEY,
+            text TEXT NOT NULL,
+            narrative TEXT
+        );
+        CREATE TABLE documents (
+            id TEXT PRIMARY KEY,
+            text TEXT NOT NULL,
+            title TEXT
+        );
+        CREATE TABLE runs (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            name TEXT NOT NULL UNIQUE,
+            source TEXT NOT NULL,
+            digest TEXT NOT NULL,
+            imported_at TEXT NOT NULL,
+            lines INTEGER NOT NULL,
+            first_row INTEGER NOT NULL,
+            last_row INTEGER NOT NULL
+        );
+        -- Kept as imported, one row per data line, so duplicates stay visible.
+        -- A run's lines are the rowids first_row..last_row of its `runs` row
+        -- (one import is one transaction, so they are consecutive): reading
+        -- a run is a range scan with no index to maintain, which keeps the
+        -- bulk insert of millions of lines as cheap as SQLite can make it.
+        CREATE TABLE run_lines (
+            run_id INTEGER NOT NULL REFERENCES runs(id),
+            line INTEGER NOT NULL,
+            query_id TEXT NOT NULL,
+            doc_id TEXT NOT NULL,
+            rank INTEGER NOT NULL,
+            score REAL NOT NULL,
+            tag TEXT
+        );
+
+        -- The ledger: one row per act of judging, never changed or removed.
+        -- grade NULL and unsure 1: deferred; grade NULL and unsure 0: the
+        -- annotator's judgment withdrawn (what undoing a first grade appends).
+        CREATE TABLE judgment_events (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            query_id TEXT NOT NULL,
+            doc_id TEXT NOT NULL,
+            grade INTEGER,
+            unsure INTEGER NOT NULL DEFAULT 0 CHECK (unsure IN (0, 1)),
+            annotator TEXT NOT NULL,
+            created_at TEXT NOT NULL,
+            previous_grade INTEGER,
+            previous_event INTEGER REFERENCES judgment_events(id),
+            note TEXT,
+            source TEXT NOT NULL CHECK (
+                source = 'human' OR source LIKE 'import:_%' OR source LIKE 'model:_%'
+            ),
+            CHECK (grade IS NULL OR unsure = 0)
+        );
+        CREATE INDEX judgment_events_item ON judgment_events(query_id, doc_id);
+
+        CREATE TRIGGER judgment_events_no_update BEFORE UPDATE ON judgment_events
+        BEGIN
+            SELECT RAISE(ABORT, 'the judgment ledger is append-only: events cannot be changed');
+        END;
+        CREATE TRIGGER judgment_events_no_delete BEFORE DELETE ON judgment_events
+        BEGIN
+            SELECT RAISE(ABORT, 'the judgment ledger is append-only: events cannot be deleted');
+        END;
+
+        -- Each annotator's latest state per item, maintained by triggers in the
+        -- same transaction as the event, so it can never disagree with the ledger.
+        CREATE TABLE current_judgments (
+            query_id TEXT NOT NULL,
+            doc_id TEXT NOT NULL,
+            annotator TEXT NOT NULL,
+            grade INTEGER,
+            unsure INTEGER NOT NULL,
+            event_id INTEGER NOT NULL REFERENCES judgment_events(id),
+            updated_at TEXT NOT NULL,
+            PRIMARY KEY (query_id, doc_id, annotator)
+        ) WITHOUT ROWID;
+        CREATE TRIGGER judgment_events_set_current AFTER INSERT ON judgment_events
+        WHEN NEW.grade IS NOT NULL OR NEW.unsure = 1
+        BEGIN
+            INSERT OR REPLACE INTO current_judgments
+                (query_id, doc_id, annotator, grade, unsure, event_id, updated_at)
+            VALUES
+                (NEW.query_id, NEW.doc_id, NEW.annotator, NEW.grade, NEW.unsure, NEW.id,
+                 NEW.created_at);
+        END;
+        CREATE TRIGGER judgment_events_withdraw_current AFTER INSERT ON judgment_events
+        WHEN NEW.grade IS NULL AND NEW.unsure = 0
+        BEGIN
+            DELETE FROM current_judgments
+            WHERE query_id = NEW.query_id AND doc_id = NEW.doc_id
+              AND annotator = NEW.annotator;
+        END;
+
+        CREATE TABLE pools (
+            name TEXT PRIMARY KEY,
+            created_at TEXT NOT NULL
+        );
+        CREATE TABLE pool_members (
+            pool TEXT NOT NULL REFERENCES pools(name),
+            query_id TEXT NOT NULL,
+            doc_id TEXT NOT NULL,
+            added_at TEXT NOT NULL,
+            PRIMARY KEY (pool, query_id, doc_id)
+        ) WITHOUT ROWID;
+        """,
+    )
+
+
+def _v2_annotators_sources_evaluations(db: Database) -> None:
+    db.executescript(
+        """
+        ALTER TABLE judgment_events ADD COLUMN seconds REAL;
+        ALTER TABLE judgment_events ADD COLUMN undoes INTEGER REFERENCES judgment_events(id);
+
+        -- An adjudicator's grade settles a disagreement under the
+        -- 'adjudicated' consensus rule.
+        CREATE TABLE annotators (
+            name TEXT PRIMARY KEY,
+            adjudicator INTEGER NOT NULL DEFAULT 0 CHECK (adjudicator IN (0, 1)),
+            added_at TEXT NOT NULL
+        );
+        INSERT INTO annotators (name, adjudicator, added_at)
+            SELECT annotator, 0, MIN(created_at) FROM judgment_events GROUP BY annotator;
+
+        -- Every run and rank that brought a document into a pool.
+        CREATE TABLE pool_sources (
+            pool TEXT NOT NULL,
+            query_id TEXT NOT NULL,
+            doc_id TEXT NOT NULL,
+            run TEXT NOT NULL,
+            rank INTEGER NOT NULL,
+            depth INTEGER NOT NULL,
+            added_at TEXT NOT NULL,
+            PRIMARY KEY (pool, query_id, doc_id, run),
+            FOREIGN KEY (pool, query_id, doc_id) REFERENCES pool_members(pool, query_id, doc_id)
+        ) WITHOUT ROWID;
+
+        -- A derived copy of a run's lines as compressed Arrow columns, written in
+        -- the same transaction as run_lines: scoring a stored run reads this in
+        -- a fraction of the time a million rows take. run_lines stays the record.
+        CREATE TABLE run_columns (
+            run_id INTEGER PRIMARY KEY REFERENCES runs(id),
+            format TEXT NOT NULL,
+            data BLOB NOT NULL
+        );
+
+        CREATE TABLE evaluations (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            created_at TEXT NOT NULL,
+            run_name TEXT,
+            source TEXT,
+            contract TEXT NOT NULL,       -- JSON, Contract.to_dict()
+            consensus TEXT NOT NULL,
+            qrels_digest TEXT NOT NULL,
+            run_digest TEXT NOT NULL,
+            fingerprint TEXT NOT NULL,
+            implementation TEXT NOT NULL,
+            summary TEXT NOT NULL,        -- JSON, Summary.to_dict()
+            unknown_queries TEXT NOT NULL -- JSON list
+        );
+        CREATE TABLE evaluation_queries (
+            evaluation_id INTEGER NOT NULL REFERENCES evaluations(id),
+            query_id TEXT NOT NULL,
+            ndcg REAL,
+            record TEXT NOT NULL,         -- JSON, QueryResult.to_dict()
+            PRIMARY KEY (evaluation_id, query_id)
+        ) WITHOUT ROWID;
+        """,
+    )
+
+
+def _v3_pool_item_index(db: Database) -> None:
+    # The app reads every pooled (query, doc) at start, whatever the pool:
+    # without this index SQLite sorts the whole table to drop repeats.
+    db.executescript("CREATE INDEX pool_members_item ON pool_members (query_id, doc_id);")
+
+
+def _v4_document_search(db: Database) -> None:
+    # Full-text search over documents' title and text: an FTS5 index that
+    # reads the text from `documents` itself (no second copy of the corpus),
+    # kept in step by triggers on every insert, update and delete of a
+    # document, in the same transaction as the change.
+    db.table("documents").enable_fts(["title", "text"], create_triggers=True)
+
+
+@dataclass(frozen=True)
+class Migration:
+    """One step of the schema: the version it makes, a name (the one recorded
+    in the workspace's migration log) and what it adds."""
+
+    version: int
+    name: str
+    description: str
+    apply: Callable[[Database], None]
+
+
+MIGRATIONS: Final[tuple[Migration, ...]] = (
+    Migration(
+        1,
+        "0001_corpus_runs_ledger",
+        "queries, documents, runs, the judgment ledger, pools",
+        _v1_corpus_runs_ledger,
+    ),
+    Migration(
+        2,
+        "0002_annotators_sources_evaluations",
+        "annotator roles, pool sources, run column snapshots, stored evaluations",
+        _v2_annotators_sources_evaluations,
+    ),
+    Migration(
+        3,
+        "0003_pool_item_index",
+        "an index of pooled items, for the app's start",
+        _v3_pool_item_index,
+    ),
+    Migration(
+        4,
+        "0004_document_search",
+        "full-text search over documents' title and text",
+        _v4_document_search,
+    ),
+)

@@ -1,0 +1,44 @@
+"""Full-text search over the documents' title and text.
+
+The index is SQLite's FTS5 (schema migration 4, made and searched through
+sqlite-utils): it reads the text from the ``documents`` table itself and is
+kept in step by triggers in the same transaction as every import or
+correction of a document. A search is words as a person types them, never
+FTS5's query language: each word (or "quoted phrase") must appear, and words
+like OR, NOT or NEAR are words to find. Matches come best first (FTS5's
+bm25 rank), then by document ID.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from judgepool.core.errors import InputError
+from judgepool.store.workspace import Workspace
+
+DEFAULT_LIMIT: Final = 50
+
+
+def search_documents(ws: Workspace, text: str, *, limit: int = DEFAULT_LIMIT) -> list[str]:
+    """The IDs of at most ``limit`` documents holding every word of ``text`` in
+    their title or text, best match first; none for text without a word."""
+    if limit <= 0:
+        raise ValueError(f"limit must be positive, got {limit}")
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise InputError(
+            "the search text holds bytes that are not UTF-8; type it in UTF-8"
+        ) from None
+    # A NUL ends FTS5's reading of the query: as a separator it means what a
+    # person typing it could mean.
+    query = ws.db.quote_fts(text.replace("\x00", " "))
+    if not query:
+        return []
+    rows = ws.db.table("documents").search(
+        query,
+        columns=["id"],
+        order_by="rank, id",
+        limit=limit,
+    )
+    return [row["id"] for row in rows]
