@@ -3,7 +3,7 @@ documents could still change the answer.
 
 `compare` takes each run's `Evaluation` and its top k per query (the formed
 list's first k entries, as (entity, grade or None)), and gives a
-`Comparison`: the common population, per run its mean, 95 % interval and
+`ComparisonReport`: the common population, per run its mean, 95 % interval and
 bounds under the unjudged documents, and per pair the paired statistics of
 `judgepool.core.significance` and the exact bounds of the mean difference of
 `judgepool.core.bounds` with a verdict. Definitions: docs/evaluation-contract.md,
@@ -88,7 +88,7 @@ class PairStats:
 
 
 @dataclass(frozen=True)
-class Comparison:
+class ComparisonReport:
     contract: Contract
     population: tuple[str, ...]
     left_out: dict[str, str]  # query -> why it is not in the population
@@ -146,7 +146,7 @@ def compare(
     bootstrap: int = 10_000,
     seed: int = 0,
     correction: Correction = "holm",
-) -> Comparison:
+) -> ComparisonReport:
     """Compare ``runs`` (at least two) pair by pair (indices into ``runs``)."""
     if len(runs) < 2:
         raise ContractError("compare needs at least two runs")
@@ -211,7 +211,7 @@ def compare(
                 holes=pair_holes[p],
             )
         )
-    return Comparison(
+    return ComparisonReport(
         contract=contract,
         population=tuple(queries),
         left_out=left_out,
