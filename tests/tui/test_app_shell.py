@@ -15,6 +15,7 @@ from judgepool.core.errors import InputError
 from judgepool.services import workspace as services
 from judgepool.store import ledger
 from judgepool.tui.app import create_app
+from judgepool.tui.hosts import review_host
 from judgepool.tui.messages import GradeSaved
 from judgepool.tui.screens.audit import AuditScreen
 from judgepool.tui.screens.grade import GradeScreen
@@ -127,7 +128,7 @@ async def test_queue_for_grading_shows_an_unpooled_document_then_returns(
 
 
 class Probe(Screen[None]):
-    """Records the GradeSaved messages it receives."""
+    """Records the GradeSaved announcements it receives, as audit and scores follow them."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -136,7 +137,10 @@ class Probe(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Static("probe")
 
-    def on_grade_saved(self, message: GradeSaved) -> None:
+    def on_mount(self) -> None:
+        review_host(self.app).grade_saved_signal.subscribe(self, self.grade_saved)
+
+    def grade_saved(self, message: GradeSaved) -> None:
         self.received.append((message.query_id, message.doc_id, message.grade))
 
 
@@ -145,7 +149,7 @@ async def test_every_judgment_event_is_announced_to_running_screens(teaching_ws:
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await wait_ready(pilot)
         probe = Probe()
-        app.register_screen("probe", probe)
+        app.install_screen(probe, "probe")
         await app.push_screen("probe")
         await app.pop_screen()
         await pilot.pause()

@@ -22,10 +22,10 @@ from judgepool.cli import main
 from judgepool.core.contract import Contract
 from judgepool.core.types import QueryResult, RunEntry
 from judgepool.services.review import SORT_KEYS, drill_down_lists, ndcg_histogram
+from judgepool.tui.dialogs.comparison import ComparisonScreen
+from judgepool.tui.dialogs.drilldown import DrilldownScreen
 from judgepool.tui.screens.scores import ScoresScreen
-from judgepool.tui.widgets.score_compare import ComparisonScreen
 from judgepool.tui.widgets.score_contract import ContractDialog
-from judgepool.tui.widgets.score_drilldown import DrilldownScreen
 from judgepool.tui.widgets.score_runs import RunSummaryTable
 from judgepool.tui.widgets.score_table import COLUMNS, PerQueryTable
 from tests.tui.review_support import (
