@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from textual.app import ComposeResult
+from textual.command import CommandList, CommandPalette
 from textual.screen import Screen
 from textual.widgets import Static
 
@@ -22,6 +23,7 @@ from judgepool.tui.screens.grade import GradeScreen
 from judgepool.tui.screens.help import HelpScreen
 from judgepool.tui.screens.scores import ScoresScreen
 from tests.tui.conftest import wait_ready
+from tests.tui.pilot_support import wait_until
 
 
 def test_the_factory_opens_the_workspace_and_its_default_contract(teaching_ws: Path) -> None:
@@ -96,7 +98,15 @@ async def test_the_palette_reaches_every_grading_action(teaching_ws: Path) -> No
         current = screen.session.current if screen.session else None
         await pilot.press("ctrl+p")
         await pilot.press(*"unsure")
-        await pilot.pause(0.3)
+
+        def unsure_offered() -> bool:
+            palette = app.screen
+            if not isinstance(palette, CommandPalette):
+                return False
+            option = palette.query_one(CommandList).highlighted_option
+            return option is not None and "Unsure" in str(option.prompt)
+
+        await wait_until(pilot, unsure_offered, "the palette to offer the unsure command")
         await pilot.press("enter")
         await pilot.pause()
         with services.open_workspace(teaching_ws) as ws:

@@ -18,10 +18,10 @@ from textual.widgets import DataTable, OptionList
 from judgepool.services import workspace as services
 from judgepool.tui.screens.audit import AuditScreen
 from judgepool.tui.widgets.audit_findings import AuditQueryTable, HoleTable
+from tests.tui.pilot_support import screen_text
 from tests.tui.review_support import (
     build_review_workspace,
     review_app,
-    screen_text,
     settle,
 )
 

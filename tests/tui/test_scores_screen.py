@@ -28,10 +28,10 @@ from judgepool.tui.screens.scores import ScoresScreen
 from judgepool.tui.widgets.score_contract import ContractDialog
 from judgepool.tui.widgets.score_runs import RunSummaryTable
 from judgepool.tui.widgets.score_table import COLUMNS, PerQueryTable
+from tests.tui.pilot_support import screen_text
 from tests.tui.review_support import (
     build_review_workspace,
     review_app,
-    screen_text,
     settle,
 )
 
