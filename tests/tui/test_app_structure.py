@@ -1,7 +1,8 @@
 """Guards on the app's structure: its modules import one another without a
 cycle, no screen or dialog imports the app shell, no module of the app is
 longer than 400 lines, and the audit and scores screens are imported only
-when first shown (they are most of the app's import time).
+when first shown (they are most of the app's import time). And on the app's
+tests: Textual's public API only, and no fixed pauses.
 
 The import graph is read from the source with `ast`: every ``import`` and
 ``from … import`` of a ``judgepool.tui`` module counts, wherever it is written
@@ -12,6 +13,7 @@ modules depend on each other.
 from __future__ import annotations
 
 import ast
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -19,6 +21,7 @@ from pathlib import Path
 import judgepool.tui
 
 TUI = Path(judgepool.tui.__file__).resolve().parent
+TESTS = Path(__file__).resolve().parent
 PACKAGE = "judgepool.tui"
 MAX_LINES = 400
 
@@ -157,3 +160,22 @@ def test_audit_and_scores_are_imported_when_first_shown(teaching_ws: Path) -> No
         "AuditScreen ['judgepool.tui.screens.audit']",
         "ScoresScreen ['judgepool.tui.screens.audit', 'judgepool.tui.screens.scores']",
     ]
+
+
+# Textual's private modules and the private attributes tests once reached for,
+# and a pause of a fixed length (a wait for a condition says what it waits for).
+_PRIVATE_TEXTUAL = re.compile(
+    r"\btextual\._\w+|\._(compositor|driver|display|background_screens|installed_screens)\b"
+)
+_FIXED_PAUSE = re.compile(r"\.pause\(\s*[\d.]")
+
+
+def test_the_app_tests_use_public_textual_and_no_fixed_pauses() -> None:
+    found = [
+        f"{path.name}:{number}: {line.strip()}"
+        for path in sorted(TESTS.glob("*.py"))
+        if path != Path(__file__).resolve()
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if _PRIVATE_TEXTUAL.search(line) or _FIXED_PAUSE.search(line)
+    ]
+    assert found == []
