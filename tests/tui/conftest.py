@@ -3,7 +3,7 @@
 `build_workspace` imports chosen sets of ``sample_data/`` (queries, documents,
 runs, optionally qrels) into a new workspace file and pools every run's top
 documents, so there is something to grade. `wait_ready` waits until the grade
-screen has read its plan. ``async def`` tests run in a fresh event loop each
+screen shows its first document. ``async def`` tests run in a fresh event loop each
 (`pytest_pyfunc_call` below), so no async plugin is needed.
 """
 
@@ -28,6 +28,7 @@ from judgepool.services.qrels import import_qrels
 from judgepool.services.workspace import init_workspace
 from judgepool.tui.app import JudgepoolApp
 from judgepool.tui.screens.grade import GradeScreen
+from tests.tui.pilot_support import wait_until
 
 SAMPLE_DATA = Path(__file__).resolve().parents[2] / "sample_data"
 
@@ -37,7 +38,7 @@ def pytest_pyfunc_call(pyfuncitem: pytest.Function) -> bool | None:
     """Run an ``async def`` test to completion in its own event loop."""
     if not inspect.iscoroutinefunction(pyfuncitem.obj):
         return None
-    names = pyfuncitem._fixtureinfo.argnames
+    names = inspect.signature(pyfuncitem.obj).parameters
     asyncio.run(pyfuncitem.obj(**{name: pyfuncitem.funcargs[name] for name in names}))
     return True
 
@@ -88,13 +89,11 @@ async def wait_ready(pilot: Pilot[None], timeout: float = 5.0) -> GradeScreen:
     """The grade screen, once its plan is read and shown."""
     app = pilot.app
     assert isinstance(app, JudgepoolApp)
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while True:
-        screen = grade_screen(app)
-        if screen.ready:
-            await pilot.pause()
-            return screen
-        if loop.time() > deadline:
-            raise AssertionError("the grade screen did not read its plan in time")
-        await pilot.pause(0.02)
+    await wait_until(
+        pilot,
+        lambda: app.is_screen_installed("grade") and grade_screen(app).ready,
+        "the grade screen to show its plan",
+        timeout,
+    )
+    await pilot.pause()
+    return grade_screen(app)

@@ -7,8 +7,7 @@ the top k, one of them with an ID that looks like Rich markup), a tie, an
 unknown query and a missing one; run ``beta`` is fully judged.
 
 `review_app` builds the real app (`judgepool.tui.app.create_app`); `settle`
-waits for the screens' thread workers and their messages; `screen_text` is
-the terminal's content as plain text.
+waits for the screens' thread workers and their messages.
 """
 
 from __future__ import annotations
@@ -16,7 +15,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from textual.app import App
 from textual.pilot import Pilot
 
 from judgepool.services.imports import import_documents, import_queries, import_run
@@ -101,9 +99,3 @@ async def settle(pilot: Pilot[Any], rounds: int = 4) -> None:
 def review_app(workspace: Path, annotator: str = "tester") -> JudgepoolApp:
     """The real app on ``workspace``, as the command line builds it."""
     return create_app(workspace, annotator)
-
-
-def screen_text(app: App[Any]) -> str:
-    """What the terminal shows now, as plain text, one line per row."""
-    strips = app.screen._compositor.render_strips()
-    return "\n".join("".join(segment.text for segment in strip).rstrip() for strip in strips)

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from textual.app import ComposeResult
+from textual.command import CommandList, CommandPalette
 from textual.screen import Screen
 from textual.widgets import Static
 
@@ -15,12 +16,14 @@ from judgepool.core.errors import InputError
 from judgepool.services.workspace import open_workspace
 from judgepool.store import ledger
 from judgepool.tui.app import create_app
+from judgepool.tui.hosts import review_host
 from judgepool.tui.messages import GradeSaved
 from judgepool.tui.screens.audit import AuditScreen
 from judgepool.tui.screens.grade import GradeScreen
 from judgepool.tui.screens.help import HelpScreen
 from judgepool.tui.screens.scores import ScoresScreen
 from tests.tui.conftest import wait_ready
+from tests.tui.pilot_support import wait_until
 
 
 def test_the_factory_opens_the_workspace_and_its_default_contract(teaching_ws: Path) -> None:
@@ -95,7 +98,15 @@ async def test_the_palette_reaches_every_grading_action(teaching_ws: Path) -> No
         current = screen.session.current if screen.session else None
         await pilot.press("ctrl+p")
         await pilot.press(*"unsure")
-        await pilot.pause(0.3)
+
+        def unsure_offered() -> bool:
+            palette = app.screen
+            if not isinstance(palette, CommandPalette):
+                return False
+            option = palette.query_one(CommandList).highlighted_option
+            return option is not None and "Unsure" in str(option.prompt)
+
+        await wait_until(pilot, unsure_offered, "the palette to offer the unsure command")
         await pilot.press("enter")
         await pilot.pause()
         with open_workspace(teaching_ws) as ws:
@@ -127,7 +138,7 @@ async def test_queue_for_grading_shows_an_unpooled_document_then_returns(
 
 
 class Probe(Screen[None]):
-    """Records the GradeSaved messages it receives."""
+    """Records the GradeSaved announcements it receives, as audit and scores follow them."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -136,7 +147,10 @@ class Probe(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Static("probe")
 
-    def on_grade_saved(self, message: GradeSaved) -> None:
+    def on_mount(self) -> None:
+        review_host(self.app).grade_saved_signal.subscribe(self, self.grade_saved)
+
+    def grade_saved(self, message: GradeSaved) -> None:
         self.received.append((message.query_id, message.doc_id, message.grade))
 
 
@@ -145,7 +159,7 @@ async def test_every_judgment_event_is_announced_to_running_screens(teaching_ws:
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await wait_ready(pilot)
         probe = Probe()
-        app.register_screen("probe", probe)
+        app.install_screen(probe, "probe")
         await app.push_screen("probe")
         await app.pop_screen()
         await pilot.pause()

@@ -19,10 +19,10 @@ from judgepool.services.consensus import workspace_judgments
 from judgepool.services.workspace import open_workspace
 from judgepool.tui.screens.audit import AuditScreen
 from judgepool.tui.widgets.audit_findings import AuditQueryTable, HoleTable
+from tests.tui.pilot_support import screen_text
 from tests.tui.review_support import (
     build_review_workspace,
     review_app,
-    screen_text,
     settle,
 )
 

@@ -32,7 +32,8 @@ from judgepool.tui.grading import read_session
 from judgepool.tui.screens.grade import GradeScreen
 from judgepool.tui.widgets.grading_panels import DocumentView
 from tests.tui.conftest import wait_ready
-from tests.tui.test_grade_screen import screen_text, shown
+from tests.tui.pilot_support import screen_text
+from tests.tui.test_grade_screen import shown
 
 QUERY = "teach"
 # "Never blocks": generous, for a shared 2-core machine under load (quiet, the

@@ -4,11 +4,9 @@ unjudged" go where they should; data text shows literally."""
 
 from __future__ import annotations
 
-import io
 import re
 from pathlib import Path
 
-from rich.console import Console
 from textual.widgets import Static
 
 from judgepool.services import app_queries
@@ -16,9 +14,10 @@ from judgepool.services.imports import import_queries
 from judgepool.services.judging import judge
 from judgepool.services.workspace import init_workspace, open_workspace
 from judgepool.store import ledger
-from judgepool.tui.app import JudgepoolApp, create_app
+from judgepool.tui.app import create_app
 from judgepool.tui.screens.grade import GradeScreen
 from tests.tui.conftest import wait_ready
+from tests.tui.pilot_support import screen_text
 
 
 def events(path: Path) -> list[ledger.JudgmentEvent]:
@@ -32,17 +31,6 @@ def shown(screen: GradeScreen, selector: str) -> str:
     plain = getattr(rendered, "plain", None)
     assert isinstance(plain, str)
     return plain
-
-
-def screen_text(app: JudgepoolApp) -> str:
-    """Every character on the screen, as plain text lines (what
-    `App.export_screenshot` draws, exported as text instead of SVG)."""
-    width, height = app.size
-    console = Console(
-        width=width, height=height, file=io.StringIO(), force_terminal=True, record=True
-    )
-    console.print(app.screen._compositor.render_update(full=True))
-    return console.export_text(styles=False)
 
 
 async def test_digit_grades_the_document_and_advances(teaching_ws: Path) -> None:

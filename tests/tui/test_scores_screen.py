@@ -21,16 +21,16 @@ from textual.widgets import DataTable, Input, Select, Static
 from judgepool.cli import main
 from judgepool.core.result_order import SORT_KEYS
 from judgepool.core.types import QueryResult
+from judgepool.tui.dialogs.comparison import ComparisonScreen
+from judgepool.tui.dialogs.drilldown import DrilldownScreen
 from judgepool.tui.screens.scores import ScoresScreen
-from judgepool.tui.widgets.score_compare import ComparisonScreen
 from judgepool.tui.widgets.score_contract import ContractDialog
-from judgepool.tui.widgets.score_drilldown import DrilldownScreen
 from judgepool.tui.widgets.score_runs import RunSummaryTable
 from judgepool.tui.widgets.score_table import COLUMNS, PerQueryTable
+from tests.tui.pilot_support import screen_text
 from tests.tui.review_support import (
     build_review_workspace,
     review_app,
-    screen_text,
     settle,
 )
 

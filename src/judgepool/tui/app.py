@@ -1,6 +1,7 @@
 """The judgepool app: the shell that holds the workspace and the screens.
 
-Interface shared by the screens (grade, audit, scores, help):
+Interface shared by the screens (grade, audit, scores, help); the screens see
+it through the protocols of `judgepool.tui.hosts` and never import this module:
 
 - ``create_app(workspace, annotator)`` builds a `JudgepoolApp`; the command
   line and the tests both use it. Opening a missing or foreign file raises
@@ -16,27 +17,27 @@ Interface shared by the screens (grade, audit, scores, help):
 - ``app.contract`` a reactive holding the active `Contract`, initialised from
   the workspace's default contract. Setting it is how a screen changes the
   contract; a screen follows it with ``self.watch(self.app, "contract", ...)``.
-- Screens are installed by name: ``"grade"`` and ``"help"`` at start,
-  ``"audit"`` (`judgepool.tui.screens.audit.AuditScreen`) and ``"scores"``
-  (`judgepool.tui.screens.scores.ScoresScreen`) imported and installed when
-  first shown. Keys ``g`` ``a`` ``s`` switch to them, ``?`` opens help, ``q``
-  quits, ``ctrl+p`` opens the command palette, which lists the app's actions
-  and every action bound on the current screen.
+- Screens are installed by name: ``"grade"`` at start, ``"help"``,
+  ``"audit"`` and ``"scores"`` through Textual's ``SCREENS``, created when
+  first shown; the audit and scores modules are imported only then, which
+  keeps them out of start-up. Keys ``g`` ``a`` ``s`` switch to them, ``?``
+  opens help, ``q`` quits, ``ctrl+p`` opens the command palette, which lists
+  the app's actions and every action bound on the current screen.
 - ``app.queue_for_grading(query_id, doc_id)`` switches to the grade screen and
   shows that document at once (the audit's "judge the holes"); after it is
   graded, grading returns to where the annotator was.
 - After every judgment event is committed (a grade, unsure, a note, an undo)
-  the app posts `judgepool.tui.messages.GradeSaved(query_id, doc_id, grade)`
-  to every installed screen that is running; audit and scores handle it
-  (``on_grade_saved``) to recompute. Handlers run on the event loop while the
-  annotator grades, so they should be cheap: mark the screen stale and
-  recompute in an exclusive thread worker, or when the screen is shown again.
+  the grade screen calls ``app.grade_saved(query_id, doc_id, grade)``, which
+  publishes `judgepool.tui.messages.GradeSaved` on ``app.grade_saved_signal``;
+  audit and scores subscribe to it to recompute. Subscribers run on the event
+  loop while the annotator grades, so they should be cheap: mark the screen
+  stale and recompute in an exclusive thread worker, or when the screen is
+  shown again.
 """
 
 from __future__ import annotations
 
-import importlib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from functools import partial
 from pathlib import Path
 from typing import Any, ClassVar, Final
@@ -46,18 +47,16 @@ from textual.binding import Binding, BindingType
 from textual.markup import escape
 from textual.reactive import var
 from textual.screen import ModalScreen, Screen
+from textual.signal import Signal
 
 from judgepool.core.contract import Contract
 from judgepool.services.workspace import Workspace, WorkspaceReadOnly, open_workspace
 from judgepool.tui.grading import GradingSession, read_session
 from judgepool.tui.messages import GradeSaved
 from judgepool.tui.readers import ReadConnections
+from judgepool.tui.screens.grade import GradeScreen
+from judgepool.tui.screens.help import HelpScreen
 
-# Screens another module provides, imported when first shown: name -> (module, class).
-LAZY_SCREENS: Final[dict[str, tuple[str, str]]] = {
-    "audit": ("judgepool.tui.screens.audit", "AuditScreen"),
-    "scores": ("judgepool.tui.screens.scores", "ScoresScreen"),
-}
 _SCREENS: Final = Binding.Group("screens")
 SCREEN_TITLES: Final[dict[str, str]] = {
     "grade": "Grade",
@@ -66,11 +65,31 @@ SCREEN_TITLES: Final[dict[str, str]] = {
 }
 
 
+def _audit_screen() -> Screen[None]:
+    # imported on first use: the review screens are most of the app's import time
+    from judgepool.tui.screens.audit import AuditScreen
+
+    return AuditScreen()
+
+
+def _scores_screen() -> Screen[None]:
+    from judgepool.tui.screens.scores import ScoresScreen
+
+    return ScoresScreen()
+
+
 class JudgepoolApp(App[None]):
     """Grade, audit and review one workspace from the keyboard."""
 
     CSS_PATH = "app.tcss"
     TITLE = "judgepool"
+
+    # Created by Textual when first shown; "grade" needs the plan and is installed at start.
+    SCREENS: ClassVar[dict[str, Callable[[], Screen[Any]]]] = {
+        "help": HelpScreen,
+        "audit": _audit_screen,
+        "scores": _scores_screen,
+    }
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding(
@@ -109,7 +128,7 @@ class JudgepoolApp(App[None]):
         self.ws: Workspace = ws if ws is not None else open_workspace(self.workspace)
         self.readers = ReadConnections(self.workspace)
         self.set_reactive(JudgepoolApp.contract, self.ws.default_contract())
-        self._screens: dict[str, Screen[Any]] = {}
+        self.grade_saved_signal: Signal[GradeSaved] = Signal(self, "grade-saved")
         self.quitting = False
 
     @property
@@ -120,11 +139,7 @@ class JudgepoolApp(App[None]):
     # -- screens ----------------------------------------------------------------
 
     def on_mount(self) -> None:
-        from judgepool.tui.screens.grade import GradeScreen
-        from judgepool.tui.screens.help import HelpScreen
-
-        self.register_screen("grade", GradeScreen(self.session))
-        self.register_screen("help", HelpScreen())
+        self.install_screen(GradeScreen(self.session), "grade")
         self.push_screen("grade")
         if self.ws.read_only:
             self.notify(
@@ -144,25 +159,6 @@ class JudgepoolApp(App[None]):
         self.readers.close()
         self.ws.close()
 
-    def named_screen(self, name: str) -> Screen[Any]:
-        """The screen installed as ``name``; audit and scores are imported and
-        installed on first use, which keeps their imports out of start-up."""
-        screen = self._screens.get(name)
-        if screen is not None:
-            return screen
-        if name not in LAZY_SCREENS:
-            raise KeyError(f"no screen named {name!r}")
-        module_name, class_name = LAZY_SCREENS[name]
-        screen = getattr(importlib.import_module(module_name), class_name)()
-        assert isinstance(screen, Screen)
-        self.register_screen(name, screen)
-        return screen
-
-    def register_screen(self, name: str, screen: Screen[Any]) -> None:
-        """Install ``screen`` as ``name``; it will receive `GradeSaved` once running."""
-        self._screens[name] = screen
-        self.install_screen(screen, name)
-
     async def action_quit(self) -> None:
         """Quit: keys typed after ``q`` (already queued) open no screen."""
         self.quitting = True
@@ -174,7 +170,7 @@ class JudgepoolApp(App[None]):
             # a screen mounted while the app shuts down gets no children, and
             # its first query fails: the traceback a user saw after "s q a"
             return
-        screen = self.named_screen(name)
+        screen = self.get_screen(name)
         while len(self.screen_stack) > 1 and isinstance(self.screen, ModalScreen):
             self.pop_screen()
         if self.screen is not screen:
@@ -182,23 +178,17 @@ class JudgepoolApp(App[None]):
 
     def action_help(self) -> None:
         """Open the list of keys (the help screen closes itself)."""
-        if self.screen is not self._screens["help"]:
+        if not isinstance(self.screen, HelpScreen):
             self.push_screen("help")
 
     def queue_for_grading(self, query_id: str, doc_id: str) -> None:
         """Show ``doc_id`` of ``query_id`` on the grade screen now."""
-        from judgepool.tui.screens.grade import GradeScreen
-
         self.action_show_screen("grade")
-        grade = self._screens["grade"]
-        assert isinstance(grade, GradeScreen)
-        grade.queue_document(query_id, doc_id)
+        self.get_screen("grade", GradeScreen).queue_document(query_id, doc_id)
 
     def grade_saved(self, query_id: str, doc_id: str, grade: int | None) -> None:
-        """Tell every running screen that a judgment event is on disk."""
-        for screen in self._screens.values():
-            if screen.is_running:
-                screen.post_message(GradeSaved(query_id, doc_id, grade))
+        """Tell the screens that follow judgments that a judgment event is on disk."""
+        self.grade_saved_signal.publish(GradeSaved(query_id, doc_id, grade))
 
     # -- command palette ----------------------------------------------------------
 

@@ -1,20 +1,19 @@
-"""Messages the app's screens exchange, as small dataclasses.
+"""What the app announces to its screens.
 
-`GradeSaved` is the one screens other than the grade screen listen to: the app
-posts it to every installed screen after a judgment event is committed (a
-grade, an "unsure", or an undo), so audit and scores can recompute. It does
-not bubble: the app delivers it to each screen itself.
+`GradeSaved` is published on the app's ``grade_saved_signal`` (a Textual
+`Signal`) after every judgment event is committed (a grade, an "unsure", a
+note, or an undo). The audit and scores screens subscribe to it when they are
+mounted, so they can recompute; a screen that was never shown is never
+created, and so never told.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from textual.message import Message
 
-
-@dataclass
-class GradeSaved(Message, bubble=False):
+@dataclass(frozen=True)
+class GradeSaved:
     """A judgment event for ``(query_id, doc_id)`` is on disk.
 
     ``grade`` is the document's current grade after the event: an integer of

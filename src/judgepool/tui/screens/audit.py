@@ -21,54 +21,43 @@ After a grade is saved (`GradeSaved`) the audit and score are recomputed —
 at once when the screen is showing, else when it is shown again — so judging
 the holes visibly moves the run's coverage and score. All reading and
 scoring happens in thread workers (exclusive groups ``audit-runs`` and
-``audit``), each on a read connection borrowed for the job
-(`judgepool.tui.readers`), that post their results as messages.
+``audit``), each on a read connection borrowed for the job; the layout, the
+contract, the recomputing and the workers are `ReviewScreen`'s.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from functools import partial
 from typing import ClassVar
 
 from rich.text import Text
-from textual import on, work
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.message import Message
-from textual.screen import Screen
-from textual.widgets import DataTable, Footer, OptionList, Static
+from textual.widgets import DataTable, OptionList, Static
 from textual.widgets.option_list import Option
-from textual.worker import get_current_worker
 
 from judgepool.core.contract import Contract
-from judgepool.core.errors import JudgepoolError
 from judgepool.display import literal
 from judgepool.services.review import RunAudit, audit_workspace_run
 from judgepool.services.scoring import run_names
-from judgepool.tui.messages import GradeSaved
-from judgepool.tui.readers import ReadConnections
+from judgepool.tui.screens.review import ReviewScreen
 from judgepool.tui.widgets.audit_findings import (
     AuditDetails,
     AuditQueryTable,
     AuditSummary,
     HoleTable,
 )
-from judgepool.tui.widgets.score_contract import ContractBar, ContractDialog
-from judgepool.tui.widgets.score_format import message as message_text
-from judgepool.tui.widgets.score_host import host
 
 
-class AuditScreen(Screen[None]):
+class AuditScreen(ReviewScreen):
     """Audit one run at a time and send its unjudged documents to grading."""
 
+    NAME = "audit"
+    HEADING = "Audit"
+
     DEFAULT_CSS = """
-    AuditScreen #audit-title {
-        height: 1;
-        padding: 0 1;
-        background: $primary-darken-2;
-        text-style: bold;
-    }
     AuditScreen #audit-body {
         height: 1fr;
     }
@@ -91,10 +80,7 @@ class AuditScreen(Screen[None]):
         height: 12;
     }
     AuditScreen #audit-status {
-        height: auto;
         max-height: 3;
-        padding: 0 1;
-        color: $text-muted;
     }
     """
 
@@ -114,37 +100,13 @@ class AuditScreen(Screen[None]):
         Binding("f5", "recompute", "re-audit", tooltip="Audit and score the run again"),
     ]
 
-    @dataclass
-    class RunsListed(Message):
-        names: list[str]
-
-    @dataclass
-    class Audited(Message):
-        audit: RunAudit
-        contract: Contract
-
-    @dataclass
-    class Failed(Message):
-        run: str | None
-        error: str
-
-    @dataclass
-    class Progress(Message):
-        stage: str
-
-        def can_replace(self, message: Message) -> bool:
-            return isinstance(message, AuditScreen.Progress)
-
     def __init__(self) -> None:
         super().__init__()
         self.runs: list[str] = []
         self.run: str | None = None
         self.audit: RunAudit | None = None
-        self._stale = False
 
-    def compose(self) -> ComposeResult:
-        yield Static(Text("Audit"), id="audit-title")
-        yield ContractBar(id="audit-contract")
+    def compose_body(self) -> ComposeResult:
         with Horizontal(id="audit-body"):
             with Vertical(id="audit-side"):
                 yield Static(Text("runs"))
@@ -155,38 +117,36 @@ class AuditScreen(Screen[None]):
                 with Horizontal(id="audit-bottom"):
                     yield HoleTable(id="audit-holes")
                     yield AuditDetails(id="audit-details")
-        yield Static(id="audit-status")
-        yield Footer()
 
-    def on_mount(self) -> None:
-        self.watch(self.app, "contract", self._contract_changed, init=False)
-        self.query_one(ContractBar).show(host(self.app).contract)
+    def started(self) -> None:
         self.query_one(HoleTable).show(None)
-        self._list_runs(host(self.app).readers)
+        self._list_runs()
+
+    def resumed(self) -> None:
+        # runs may have been imported meanwhile; the list refresh is cheap
+        self._list_runs()
 
     # -- the runs ----------------------------------------------------------------
 
-    @work(thread=True, exclusive=True, group="audit-runs")
-    def _list_runs(self, readers: ReadConnections) -> None:
-        try:
-            with readers.lease() as ws:
-                names = run_names(ws)
-        except JudgepoolError as exc:
-            self.post_message(self.Failed(None, str(exc)))
-            return
-        self.post_message(self.RunsListed(names))
+    def _list_runs(self) -> None:
+        self.read_in_worker(
+            lambda ws, _stage: run_names(ws),
+            self._runs_listed,
+            self.show_error,
+            group="audit-runs",
+        )
 
-    def on_audit_screen_runs_listed(self, message: RunsListed) -> None:
-        if message.names == self.runs:
+    def _runs_listed(self, names: list[str]) -> None:
+        if names == self.runs:
             return
-        self.runs = message.names
+        self.runs = names
         options = self.query_one("#audit-runs", OptionList)
         options.clear_options()
         options.add_options(
             [Option(Text(literal(name), no_wrap=True, overflow="ellipsis")) for name in self.runs]
         )
         if not self.runs:
-            self._set_status(Text("the workspace has no runs: import one first", style="yellow"))
+            self.set_status(Text("the workspace has no runs: import one first", style="yellow"))
             return
         keep = self.run if self.run in self.runs else self.runs[0]
         options.highlighted = self.runs.index(keep)
@@ -209,66 +169,28 @@ class AuditScreen(Screen[None]):
         self.run = name
         self.recompute()
 
-    # -- recomputing -------------------------------------------------------------
+    # -- auditing ----------------------------------------------------------------
 
-    def recompute(self) -> None:
-        """Audit and score the current run again under the app's contract."""
-        self._stale = False
-        contract = host(self.app).contract
-        self.query_one(ContractBar).show(contract)
-        if self.run is None:
+    def compute(self, contract: Contract) -> None:
+        """Audit and score the current run under ``contract``, in a worker."""
+        run = self.run
+        if run is None:
             return
-        self._set_status(Text("auditing…", style="italic"))
-        self._audit(host(self.app).readers, self.run, contract)
+        self.set_status(Text("auditing…", style="italic"))
 
-    @work(thread=True, exclusive=True, group="audit")
-    def _audit(self, readers: ReadConnections, run: str, contract: Contract) -> None:
-        worker = get_current_worker()
+        def failed(error: str) -> None:
+            if run == self.run:
+                self.show_error(error)
 
-        def progress(stage: str) -> None:
-            if not worker.is_cancelled:
-                self.post_message(self.Progress(stage))
+        self.read_in_worker(
+            lambda ws, stage: audit_workspace_run(ws, run, contract, on_progress=stage),
+            partial(self._audited, contract),
+            failed,
+            group="audit",
+        )
 
-        try:
-            with readers.lease() as ws:
-                audit = audit_workspace_run(ws, run, contract, on_progress=progress)
-        except JudgepoolError as exc:
-            if not worker.is_cancelled:
-                self.post_message(self.Failed(run, str(exc)))
-            return
-        if not worker.is_cancelled:
-            self.post_message(self.Audited(audit, contract))
-
-    def _contract_changed(self, contract: Contract) -> None:
-        self.recompute()
-
-    def on_grade_saved(self, message: GradeSaved) -> None:
-        self._stale = True
-        if self.is_current:
-            self.recompute()
-
-    def on_screen_resume(self) -> None:
-        # runs may have been imported meanwhile; the list refresh is cheap
-        self._list_runs(host(self.app).readers)
-        if self._stale:
-            self.recompute()
-
-    def action_recompute(self) -> None:
-        self.recompute()
-
-    # -- results -----------------------------------------------------------------
-
-    def on_audit_screen_progress(self, message: Progress) -> None:
-        self._set_status(Text(literal(message.stage) + "…", style="italic"))
-
-    def on_audit_screen_failed(self, message: Failed) -> None:
-        if message.run is not None and message.run != self.run:
-            return
-        self._set_status(message_text(message.error, "bold red"))
-
-    def on_audit_screen_audited(self, message: Audited) -> None:
-        audit = message.audit
-        if audit.run != self.run or message.contract != host(self.app).contract:
+    def _audited(self, contract: Contract, audit: RunAudit) -> None:
+        if audit.run != self.run or contract != self.host.contract:
             return  # superseded by a newer request
         self.audit = audit
         table = self.query_one(AuditQueryTable)
@@ -281,7 +203,7 @@ class AuditScreen(Screen[None]):
             "j (or enter on an unjudged document) sends it to grading",
             style="dim",
         )
-        self._set_status(status)
+        self.set_status(status)
 
     @on(DataTable.RowHighlighted, "#audit-queries")
     def _query_highlighted(self, event: DataTable.RowHighlighted) -> None:
@@ -299,9 +221,6 @@ class AuditScreen(Screen[None]):
             query = None
         holes.show(query)
         self.query_one(AuditDetails).show(audit.report, query)
-
-    def _set_status(self, text: Text) -> None:
-        self.query_one("#audit-status", Static).update(text)
 
     # -- judging the holes -------------------------------------------------------
 
@@ -325,7 +244,7 @@ class AuditScreen(Screen[None]):
             self.notify("highlight an unjudged document first", severity="warning")
             return
         query_id, doc_id = hole
-        host(self.app).queue_for_grading(query_id, doc_id)
+        self.host.queue_for_grading(query_id, doc_id)
 
     def action_next_hole(self) -> None:
         audit = self.audit
@@ -341,10 +260,3 @@ class AuditScreen(Screen[None]):
         holes = self.query_one(HoleTable)
         holes.move_cursor(row=0)
         holes.focus()
-
-    def action_edit_contract(self) -> None:
-        def apply(contract: Contract | None) -> None:
-            if contract is not None and contract != host(self.app).contract:
-                host(self.app).contract = contract
-
-        self.app.push_screen(ContractDialog(host(self.app).contract), apply)

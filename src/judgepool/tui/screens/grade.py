@@ -25,7 +25,7 @@ from __future__ import annotations
 import sqlite3
 import time
 from functools import partial
-from typing import TYPE_CHECKING, ClassVar, Final
+from typing import ClassVar, Final
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -39,7 +39,9 @@ from judgepool.services import app_queries
 from judgepool.services import judging as services
 from judgepool.services.app_queries import ItemJudgment
 from judgepool.services.text_parts import PartWhere
+from judgepool.tui.dialogs.note import NoteDialog
 from judgepool.tui.grading import GradingSession
+from judgepool.tui.hosts import GradingHost, grading_host
 from judgepool.tui.widgets.grading_panels import (
     PAGING_BINDINGS,
     DocumentView,
@@ -49,10 +51,6 @@ from judgepool.tui.widgets.grading_panels import (
     QueryPanel,
 )
 from judgepool.tui.widgets.highlight import literal_text, query_terms
-from judgepool.tui.widgets.note_dialog import NoteDialog
-
-if TYPE_CHECKING:
-    from judgepool.tui.app import JudgepoolApp
 
 _GRADE: Final = Binding.Group("grade", compact=True)
 _DOCUMENT: Final = Binding.Group("doc")
@@ -116,12 +114,9 @@ class GradeScreen(Screen[None]):
         self._status = Text("")
 
     @property
-    def judgepool(self) -> JudgepoolApp:
-        from judgepool.tui.app import JudgepoolApp
-
-        app = self.app
-        assert isinstance(app, JudgepoolApp)
-        return app
+    def host(self) -> GradingHost:
+        """The app, as far as this screen uses it."""
+        return grading_host(self.app)
 
     def compose(self) -> ComposeResult:
         yield InfoBar(id="grade-info", markup=False)
@@ -152,13 +147,13 @@ class GradeScreen(Screen[None]):
 
     def _show(self) -> None:
         session = self.session
-        app = self.judgepool
+        host = self.host
         info = self.query_one("#grade-info", InfoBar)
         document_view = self.query_one("#grade-document", DocumentView)
         current = session.current
         query = session.current_query
         if current is None or query is None or session.position is None:
-            info.show(app.annotator, app.workspace_label, None, None)
+            info.show(host.annotator, host.workspace_label, None, None)
             document_view.clear(NOTHING_TO_GRADE)
             self.query_one("#grade-scale", GradeScale).show(session.labels, None)
             self.query_one("#grade-progress", GradingProgress).show((0, 0), (0, 0))
@@ -167,8 +162,8 @@ class GradeScreen(Screen[None]):
         query_index, doc_index = session.position
         query_id, doc_id = current
         info.show(
-            app.annotator,
-            app.workspace_label,
+            host.annotator,
+            host.workspace_label,
             (query_index + 1, len(session.queries)),
             (doc_index + 1, len(query.doc_ids)),
         )
@@ -178,11 +173,11 @@ class GradeScreen(Screen[None]):
         )
         # Read afresh: another annotator may have graded it meanwhile, and the
         # plan holds only whether others graded it, not who and how.
-        judgment = app_queries.item_judgment(app.ws, app.annotator, query_id, doc_id)
+        judgment = app_queries.item_judgment(host.ws, host.annotator, query_id, doc_id)
         session.record(query_id, doc_id, judgment)
         # The same document again (after a note, an undo) keeps its part; else the first.
         part = document_view.part_of(doc_id)
-        document = app_queries.document_part(app.ws, doc_id, "again", part)
+        document = app_queries.document_part(host.ws, doc_id, "again", part)
         document_view.show(doc_id, document, judgment, session.labels, terms)
         self.query_one("#grade-scale", GradeScale).show(session.labels, judgment.own_grade)
         self.query_one("#grade-progress", GradingProgress).show(
@@ -220,16 +215,16 @@ class GradeScreen(Screen[None]):
         session = self.session
         if session.current is None:
             return False
-        app = self.judgepool
+        host = self.host
         query_id, doc_id = session.current
         note = note if note is not None else self._pending_notes.get((query_id, doc_id))
         try:
             event = services.judge(
-                app.ws,
+                host.ws,
                 query_id,
                 doc_id,
                 grade,
-                annotator=app.annotator,
+                annotator=host.annotator,
                 unsure=unsure,
                 note=note,
                 seconds=round(time.monotonic() - self._shown_at, 3),
@@ -256,7 +251,7 @@ class GradeScreen(Screen[None]):
                 (f" for {doc_id}", ""),
                 (" with a note" if note else "", "italic"),
             )
-        app.grade_saved(query_id, doc_id, event.grade)
+        host.grade_saved(query_id, doc_id, event.grade)
         if advance:
             session.advance()
         self._show()
@@ -264,7 +259,7 @@ class GradeScreen(Screen[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "grade":
-            return parameters[0] in self.judgepool.ws.scale
+            return parameters[0] in self.host.ws.scale
         if action in ("read", "part"):  # in the footer when there is more to read
             return bool(self.query("#grade-document").filter(".-pageable"))
         return True
@@ -282,18 +277,18 @@ class GradeScreen(Screen[None]):
             self._say(("nothing to undo in this session", "yellow"))
             self._update_status()
             return
-        app = self.judgepool
+        host = self.host
         event_id, query_id, doc_id = self._history.pop()
         try:
-            services.undo(app.ws, event_id, annotator=app.annotator)
-            judgment = app_queries.item_judgment(app.ws, app.annotator, query_id, doc_id)
+            services.undo(host.ws, event_id, annotator=host.annotator)
+            judgment = app_queries.item_judgment(host.ws, host.annotator, query_id, doc_id)
         except (JudgepoolError, sqlite3.Error) as exc:
             self._error(f"cannot undo: {exc}")
             self._update_status()
             return
         session.record(query_id, doc_id, judgment)
         self._say(("undone", "bold"), (f": {doc_id} is back to ", ""), _state(judgment))
-        app.grade_saved(query_id, doc_id, judgment.own_grade)
+        host.grade_saved(query_id, doc_id, judgment.own_grade)
         session.forget_resume()
         session.goto(query_id, doc_id)
         self._show()
@@ -318,7 +313,7 @@ class GradeScreen(Screen[None]):
         existing = self._pending_notes.get(item)
         if existing is None:
             own_event = session.judgment(*item).own_event
-            existing = app_queries.note_of(self.judgepool.ws, own_event) or ""
+            existing = app_queries.note_of(self.host.ws, own_event) or ""
         self.app.push_screen(NoteDialog(item[1], existing), save)
 
     def _moved(self) -> None:
@@ -354,7 +349,7 @@ class GradeScreen(Screen[None]):
         """Show the first, last, next or previous part of the current document."""
         view = self.query_one("#grade-document", DocumentView)
         try:
-            edge = view.turn(where, partial(app_queries.document_part, self.judgepool.ws))
+            edge = view.turn(where, partial(app_queries.document_part, self.host.ws))
         except sqlite3.Error as exc:
             self._error(f"cannot read the document: {exc}")
         else:
@@ -373,14 +368,14 @@ class GradeScreen(Screen[None]):
     # -- documents sent from other screens ----------------------------------------
 
     def queue_document(self, query_id: str, doc_id: str) -> None:
-        """Show ``doc_id`` of ``query_id`` now (see `JudgepoolApp.queue_for_grading`)."""
+        """Show ``doc_id`` of ``query_id`` now (the app's ``queue_for_grading``)."""
         session = self.session
-        app = self.judgepool
+        host = self.host
         if not session.has_query(query_id):
-            session.add_query(app_queries.plan_query(app.ws, query_id))
+            session.add_query(app_queries.plan_query(host.ws, query_id))
         session.show(query_id, doc_id)
         session.record(
-            query_id, doc_id, app_queries.item_judgment(app.ws, app.annotator, query_id, doc_id)
+            query_id, doc_id, app_queries.item_judgment(host.ws, host.annotator, query_id, doc_id)
         )
         self._say(("sent here for grading: ", "bold"), (doc_id, ""))
         self._show()

@@ -7,10 +7,9 @@ Escape or ``?`` closes it; ``g`` ``a`` ``s`` and ``q`` work as everywhere.
 
 from __future__ import annotations
 
-import importlib
 import re
-from collections.abc import Iterable, Sequence
-from typing import Any, ClassVar, Final
+from collections.abc import Iterable
+from typing import ClassVar, Final
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -20,6 +19,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from judgepool.core.contract import Scale
+from judgepool.tui.hosts import grading_host
 
 _GRADE_ACTION: Final = re.compile(r"grade\((-?\d+)\)")
 _KEY_NAMES: Final = {
@@ -32,12 +32,6 @@ _KEY_NAMES: Final = {
     "pageup": "pgup",
     "escape": "esc",
 }
-# Screen classes listed in help, in order: (title, module, class).
-_SCREENS: Final = (
-    ("Grade screen", "judgepool.tui.screens.grade", "GradeScreen"),
-    ("Audit screen", "judgepool.tui.screens.audit", "AuditScreen"),
-    ("Scores screen", "judgepool.tui.screens.scores", "ScoresScreen"),
-)
 
 
 def _key(binding: Binding) -> str:
@@ -67,11 +61,19 @@ def key_rows(bindings: Iterable[BindingType], scale: Scale) -> list[tuple[str, s
     return result
 
 
-def _bindings_of(module_name: str, class_name: str) -> Sequence[BindingType]:
-    bindings: Sequence[BindingType] = getattr(
-        importlib.import_module(module_name), class_name
-    ).BINDINGS
-    return bindings
+def screen_bindings() -> list[tuple[str, list[BindingType]]]:
+    """(title, bindings) of the screens help lists, in order."""
+    # Imported here, when help is first opened: the app imports this module at
+    # start, and the audit and scores screens are imported when first needed.
+    from judgepool.tui.screens.audit import AuditScreen
+    from judgepool.tui.screens.grade import GradeScreen
+    from judgepool.tui.screens.scores import ScoresScreen
+
+    return [
+        ("Grade screen", GradeScreen.BINDINGS),
+        ("Audit screen", AuditScreen.BINDINGS),
+        ("Scores screen", ScoresScreen.BINDINGS),
+    ]
 
 
 def help_text(app_bindings: Iterable[BindingType], scale: Scale) -> Text:
@@ -85,8 +87,8 @@ def help_text(app_bindings: Iterable[BindingType], scale: Scale) -> Text:
             ],
         )
     ]
-    for title, module_name, class_name in _SCREENS:
-        sections.append((title, key_rows(_bindings_of(module_name, class_name), scale)))
+    for title, bindings in screen_bindings():
+        sections.append((title, key_rows(bindings, scale)))
     width = max(len(keys) for _, rows in sections for keys, _ in rows) + 3
     text = Text()
     for index, (title, rows) in enumerate(sections):
@@ -105,6 +107,8 @@ def help_text(app_bindings: Iterable[BindingType], scale: Scale) -> Text:
 class HelpScreen(ModalScreen[None]):
     """Every key, by screen."""
 
+    DEFAULT_CLASSES = "dialog"
+
     # A modal screen cuts the app's bindings off, so help binds the keys
     # that should still work while it is open.
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -120,13 +124,10 @@ class HelpScreen(ModalScreen[None]):
             yield Static(id="help-text", markup=False)
 
     def on_mount(self) -> None:
-        from judgepool.tui.app import JudgepoolApp
-
         box = self.query_one("#help-box", VerticalScroll)
         box.border_title = "Keys"
-        app: Any = self.app
-        scale = app.ws.scale if isinstance(app, JudgepoolApp) else Scale()
-        self.query_one("#help-text", Static).update(help_text(type(app).BINDINGS, scale))
+        scale = grading_host(self.app).ws.scale
+        self.query_one("#help-text", Static).update(help_text(self.app.BINDINGS, scale))
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -18,62 +18,49 @@ Bindings (also in the footer):
 
 Scoring runs in a thread worker (group ``scores``, exclusive: a newer
 request cancels an older one) that borrows a read connection to the
-workspace (`judgepool.tui.readers`), calls
-`judgepool.services.review.score_workspace_runs` and posts the result as a
-message; the screen recomputes when the app's ``contract`` changes and after
-a `GradeSaved` (at once when it is showing, else when it is shown again).
+workspace, calls `judgepool.services.review.score_workspace_runs` and hands
+the result back; the screen recomputes when the app's ``contract`` changes
+and after a `GradeSaved` (at once when it is showing, else when it is shown
+again). The layout, the contract, the recomputing and the workers are
+`ReviewScreen`'s.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from functools import partial
 from typing import ClassVar
 
 from rich.text import Text
-from textual import on, work
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
-from textual.message import Message
-from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Static
-from textual.worker import get_current_worker
+from textual.widgets import DataTable, Static
 
 from judgepool.core.contract import Contract
 from judgepool.core.drilldown import Drilldown
-from judgepool.core.errors import JudgepoolError
 from judgepool.display import literal
 from judgepool.services.review import Scoreboard, drill_down, score_workspace_runs
-from judgepool.tui.messages import GradeSaved
-from judgepool.tui.readers import ReadConnections
-from judgepool.tui.widgets.score_compare import ComparisonScreen
-from judgepool.tui.widgets.score_contract import ContractBar, ContractDialog
-from judgepool.tui.widgets.score_drilldown import DrilldownScreen
-from judgepool.tui.widgets.score_format import message as message_text
+from judgepool.tui.dialogs.comparison import ComparisonScreen
+from judgepool.tui.dialogs.drilldown import DrilldownScreen
+from judgepool.tui.screens.review import ReviewScreen
 from judgepool.tui.widgets.score_histogram import NdcgHistogram
-from judgepool.tui.widgets.score_host import host
 from judgepool.tui.widgets.score_runs import RunSummaryTable
 from judgepool.tui.widgets.score_table import PerQueryTable
 
 
-class ScoresScreen(Screen[None]):
+class ScoresScreen(ReviewScreen):
     """Every run's summary and per-query scores under the active contract."""
 
+    NAME = "scores"
+    HEADING = "Scores"
+
     DEFAULT_CSS = """
-    ScoresScreen #scores-title {
-        height: 1;
-        padding: 0 1;
-        background: $primary-darken-2;
-        text-style: bold;
-    }
     ScoresScreen #scores-body {
         height: 1fr;
     }
     ScoresScreen #scores-status {
-        height: auto;
         max-height: 4;
-        padding: 0 1;
-        color: $text-muted;
     }
     """
 
@@ -93,116 +80,44 @@ class ScoresScreen(Screen[None]):
         Binding("f5", "recompute", "recompute", tooltip="Score every run again"),
     ]
 
-    @dataclass
-    class Scored(Message):
-        """Every run scored under ``board.contract``."""
-
-        board: Scoreboard
-
-    @dataclass
-    class Failed(Message):
-        """Scoring could not run at all (e.g. the workspace cannot be read)."""
-
-        contract: Contract
-        error: str
-
-    @dataclass
-    class Progress(Message):
-        """What the scoring worker is doing; each replaces the one before."""
-
-        stage: str
-
-        def can_replace(self, message: Message) -> bool:
-            return isinstance(message, ScoresScreen.Progress)
-
-    @dataclass
-    class DrilledDown(Message):
-        drilldown: Drilldown
-
     def __init__(self) -> None:
         super().__init__()
         self.board: Scoreboard | None = None
-        # a GradeSaved arrived since the last computation
-        self._stale = False
-        self._error: str | None = None
 
-    def compose(self) -> ComposeResult:
-        yield Static(Text("Scores"), id="scores-title")
-        yield ContractBar(id="scores-contract")
+    def compose_body(self) -> ComposeResult:
         yield RunSummaryTable(id="scores-runs")
         with Horizontal(id="scores-body"):
             yield PerQueryTable(id="scores-queries")
             yield NdcgHistogram(id="scores-histogram")
-        yield Static(id="scores-status")
-        yield Footer()
 
-    def on_mount(self) -> None:
-        self.watch(self.app, "contract", self._contract_changed, init=False)
-        self.query_one(ContractBar).show(host(self.app).contract)
+    def started(self) -> None:
         self.query_one(NdcgHistogram).clear()
         self.recompute()
 
-    # -- recomputing -------------------------------------------------------------
+    # -- scoring -----------------------------------------------------------------
 
-    def recompute(self) -> None:
-        """Score every run again under the app's contract, in a worker."""
-        self._stale = False
-        contract = host(self.app).contract
-        self.query_one(ContractBar).show(contract)
-        self._set_status(Text("scoring…", style="italic"))
-        self._score(host(self.app).readers, contract)
+    def compute(self, contract: Contract) -> None:
+        """Score every run under ``contract``, in a worker."""
+        self.set_status(Text("scoring…", style="italic"))
 
-    @work(thread=True, exclusive=True, group="scores")
-    def _score(self, readers: ReadConnections, contract: Contract) -> None:
-        worker = get_current_worker()
+        def failed(error: str) -> None:
+            if contract == self.host.contract:
+                self.show_error(error)
 
-        def progress(stage: str) -> None:
-            if not worker.is_cancelled:
-                self.post_message(self.Progress(stage))
+        self.read_in_worker(
+            lambda ws, stage: score_workspace_runs(ws, contract, on_progress=stage),
+            self._scored,
+            failed,
+            group="scores",
+        )
 
-        try:
-            with readers.lease() as ws:
-                board = score_workspace_runs(ws, contract, on_progress=progress)
-        except JudgepoolError as exc:
-            if not worker.is_cancelled:
-                self.post_message(self.Failed(contract, str(exc)))
-            return
-        if not worker.is_cancelled:
-            self.post_message(self.Scored(board))
+    def outdated(self) -> bool:
+        return self.board is not None and self.board.contract != self.host.contract
 
-    def _contract_changed(self, contract: Contract) -> None:
-        self.recompute()
-
-    def on_grade_saved(self, message: GradeSaved) -> None:
-        self._stale = True
-        if self.is_current:
-            self.recompute()
-
-    def on_screen_resume(self) -> None:
-        changed = self.board is not None and self.board.contract != host(self.app).contract
-        if self._stale or changed:
-            self.recompute()
-
-    def action_recompute(self) -> None:
-        self.recompute()
-
-    # -- results -----------------------------------------------------------------
-
-    def on_scores_screen_progress(self, message: Progress) -> None:
-        self._set_status(Text(literal(message.stage) + "…", style="italic"))
-
-    def on_scores_screen_failed(self, message: Failed) -> None:
-        if message.contract != host(self.app).contract:
-            return
-        self._error = message.error
-        self._set_status(message_text(message.error, "bold red"))
-
-    def on_scores_screen_scored(self, message: Scored) -> None:
-        board = message.board
-        if board.contract != host(self.app).contract:
+    def _scored(self, board: Scoreboard) -> None:
+        if board.contract != self.host.contract:
             return  # a newer contract is being scored
         self.board = board
-        self._error = None
         runs = self.query_one(RunSummaryTable)
         keep = runs.current_run
         runs.show(board, keep=keep)
@@ -226,14 +141,14 @@ class ScoresScreen(Screen[None]):
         if board is None or name is None or name not in board.names:
             table.show(None)
             histogram.clear()
-            self._set_status(Text("no runs in the workspace" if board else "", style="dim"))
+            self.set_status(Text("no runs in the workspace" if board else "", style="dim"))
             return
         score = board.run(name)
         scored = score.scored
         if scored is None:
             table.show(None)
             histogram.clear()
-            self._set_status(message_text(score.refusal or "refused", "red"))
+            self.show_error(score.refusal or "refused", "red")
             return
         evaluation = scored.evaluation
         table.show(evaluation)
@@ -246,10 +161,7 @@ class ScoresScreen(Screen[None]):
             "   candidate-only is a diagnostic, never end-to-end quality",
             style="dim",
         )
-        self._set_status(status)
-
-    def _set_status(self, text: Text) -> None:
-        self.query_one("#scores-status", Static).update(text)
+        self.set_status(status)
 
     # -- actions -----------------------------------------------------------------
 
@@ -275,23 +187,16 @@ class ScoresScreen(Screen[None]):
         if self.board is None or run is None or query is None:
             self.notify("highlight a run and one of its queries first", severity="warning")
             return
-        self._drill(host(self.app).readers, run, query, self.board.contract)
+        contract = self.board.contract
+        self.read_in_worker(
+            lambda ws, _stage: drill_down(ws, run, query, contract),
+            self._drilled_down,
+            partial(self.notify, severity="error", markup=False),
+            group="scores-drill",
+        )
 
-    @work(thread=True, exclusive=True, group="scores-drill")
-    def _drill(self, readers: ReadConnections, run: str, query: str, contract: Contract) -> None:
-        worker = get_current_worker()
-        try:
-            with readers.lease() as ws:
-                result = drill_down(ws, run, query, contract)
-        except JudgepoolError as exc:
-            if not worker.is_cancelled:
-                self.app.call_from_thread(self.notify, str(exc), severity="error", markup=False)
-            return
-        if not worker.is_cancelled:
-            self.post_message(self.DrilledDown(result))
-
-    def on_scores_screen_drilled_down(self, message: DrilledDown) -> None:
-        self.app.push_screen(DrilldownScreen(message.drilldown))
+    def _drilled_down(self, drilldown: Drilldown) -> None:
+        self.app.push_screen(DrilldownScreen(drilldown))
 
     def action_compare(self) -> None:
         if self.board is None:
@@ -304,10 +209,3 @@ class ScoresScreen(Screen[None]):
         names = [s.run for s in scored]
         a = names.index(current) if current in names else 0
         self.app.push_screen(ComparisonScreen(scored, a, a + 1))
-
-    def action_edit_contract(self) -> None:
-        def apply(contract: Contract | None) -> None:
-            if contract is not None and contract != host(self.app).contract:
-                host(self.app).contract = contract
-
-        self.app.push_screen(ContractDialog(host(self.app).contract), apply)

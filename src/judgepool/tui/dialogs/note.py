@@ -21,6 +21,8 @@ from judgepool.tui.widgets.highlight import literal_text
 class NoteDialog(ModalScreen[str | None]):
     """Asks for a note about one document; the caller saves it."""
 
+    DEFAULT_CLASSES = "dialog"
+
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "cancel")]
 
     def __init__(self, doc_id: str, existing: str = "") -> None:

@@ -56,15 +56,11 @@ def comparison_heading(comparison: Comparison, k: int) -> Text:
 class ComparisonScreen(ModalScreen[None]):
     """Two scored runs compared query by query."""
 
+    DEFAULT_CLASSES = "dialog"
     DEFAULT_CSS = """
-    ComparisonScreen {
-        align: center middle;
-    }
     ComparisonScreen > Vertical {
         width: 90%;
         height: 90%;
-        border: thick $primary;
-        background: $surface;
     }
     ComparisonScreen #compare-heading {
         height: auto;
@@ -94,7 +90,7 @@ class ComparisonScreen(ModalScreen[None]):
         self.comparison = compare_runs(self.runs[self.a], self.runs[self.b])
 
     def compose(self) -> ComposeResult:
-        with Vertical():
+        with Vertical(classes="dialog-frame"):
             yield Static(id="compare-heading")
             yield DataTable[Text](id="compare-table", cursor_type="row", zebra_stripes=True)
             yield Footer()

@@ -114,15 +114,11 @@ def fill_list(table: DataTable[Text], rows: tuple[RankedRow, ...], k: int) -> No
 class DrilldownScreen(ModalScreen[None]):
     """One query's ranked list with grades, beside the ideal list."""
 
+    DEFAULT_CLASSES = "dialog"
     DEFAULT_CSS = """
-    DrilldownScreen {
-        align: center middle;
-    }
     DrilldownScreen > Vertical {
         width: 96%;
         height: 92%;
-        border: thick $primary;
-        background: $surface;
     }
     DrilldownScreen #drill-record {
         height: auto;
@@ -156,7 +152,7 @@ class DrilldownScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         k = self.drilldown.contract.k
         universe = self.drilldown.contract.universe
-        with Vertical():
+        with Vertical(classes="dialog-frame"):
             yield Static(contract_text(self.drilldown.contract), id="drill-contract")
             yield Static(record_text(self.drilldown), id="drill-record")
             with Horizontal():

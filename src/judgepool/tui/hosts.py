@@ -1,0 +1,72 @@
+"""What the screens need from the app, as protocols.
+
+The app shell (`judgepool.tui.app.JudgepoolApp`) provides every attribute
+named here. Screens and dialogs read them through these protocols, never
+through the shell's class, so no screen imports the app module (the shell
+imports the screens, not the other way round), and a test can host a screen
+in any app with the same attributes.
+
+- `GradingHost`: what the grade and help screens use (the app's own
+  connection, who grades, and where to announce a saved judgment).
+- `ReviewHost`: what the audit and scores screens use (read connections for
+  their workers, the active contract, the announcements of saved judgments,
+  and the way to send a document to grading).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol, cast
+
+from textual.app import App
+
+from judgepool.core.contract import Contract
+
+if TYPE_CHECKING:
+    from textual.signal import Signal
+
+    from judgepool.services.workspace import Workspace
+    from judgepool.tui.messages import GradeSaved
+    from judgepool.tui.readers import ReadConnections
+
+
+class GradingHost(Protocol):
+    """The app attributes the grade and help screens use."""
+
+    annotator: str
+    # the app's one connection for its main thread: the grade screen reads and writes on it
+    ws: Workspace
+
+    @property
+    def workspace_label(self) -> str:
+        """The workspace's file name as the screens show it (saying when it is read-only)."""
+
+    def grade_saved(self, query_id: str, doc_id: str, grade: int | None) -> None:
+        """Announce that a judgment event for the document is committed."""
+
+
+class ReviewHost(Protocol):
+    """The app attributes the review screens (audit, scores) use."""
+
+    # the workspace file
+    workspace: Path
+    # read connections to it, one lent to each thread worker's job
+    readers: ReadConnections
+    annotator: str
+    # the active contract: a reactive, so screens can watch it and recompute
+    contract: Contract
+    # published after every committed judgment event (`GradeSaved`)
+    grade_saved_signal: Signal[GradeSaved]
+
+    def queue_for_grading(self, query_id: str, doc_id: str) -> None:
+        """Send a document to the grade screen ("judge the holes")."""
+
+
+def grading_host(app: App[Any]) -> GradingHost:
+    """The running app as a `GradingHost`."""
+    return cast("GradingHost", app)
+
+
+def review_host(app: App[Any]) -> ReviewHost:
+    """The running app as a `ReviewHost`."""
+    return cast("ReviewHost", app)

@@ -1,0 +1,199 @@
+"""`ReviewScreen`: what the audit and scores screens share.
+
+Both screens are laid out the same way: a title line, the active contract
+(`ContractBar`, always visible above the numbers it produced), the screen's
+own body, a status line and the footer. Both compute in thread workers and
+recompute when they must:
+
+- when the app's ``contract`` changes (``c`` opens the contract dialog);
+- after a judgment is saved (`GradeSaved`, published on the app's
+  ``grade_saved_signal``): at once when the screen is showing, else when it is
+  shown again;
+- on ``f5``.
+
+A subclass names itself (``NAME``, the prefix of its widget IDs, and
+``HEADING``), yields its body (`compose_body`), starts its work on mount
+(`started`) and computes under a contract (`compute`). It reads the workspace
+with `read_in_worker`, which borrows a read connection for one job
+(`judgepool.tui.readers`), shows the job's stages on the status line, and
+hands the result (or the error's message) back on the event loop, unless a
+newer job of the same group has superseded it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import partial
+from typing import TYPE_CHECKING, ClassVar, TypeVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+from textual.worker import get_current_worker
+
+from judgepool.core.contract import Contract
+from judgepool.core.errors import JudgepoolError
+from judgepool.display import literal
+from judgepool.tui.hosts import ReviewHost, review_host
+from judgepool.tui.messages import GradeSaved
+from judgepool.tui.widgets.score_contract import ContractBar, ContractDialog
+from judgepool.tui.widgets.score_format import message as message_text
+
+if TYPE_CHECKING:
+    from judgepool.services.workspace import Workspace
+
+Result = TypeVar("Result")
+# Told what a job is doing, in a few words ("reading judgments").
+StageCallback = Callable[[str], None]
+
+
+class ReviewScreen(Screen[None]):
+    """A title, the contract, a body computed in workers, a status line and the footer."""
+
+    NAME: ClassVar[str]
+    """The prefix of the screen's widget IDs: ``{NAME}-title``, ``-contract``, ``-status``."""
+    HEADING: ClassVar[str]
+    """The title line's text until the screen has something to say there."""
+
+    @dataclass
+    class Progress(Message):
+        """What a worker is doing; each replaces the one before."""
+
+        stage: str
+
+        def can_replace(self, message: Message) -> bool:
+            return isinstance(message, ReviewScreen.Progress)
+
+    @dataclass
+    class JobDone(Message):
+        """A worker's job finished; ``deliver`` shows its result (on the event loop)."""
+
+        deliver: Callable[[], None]
+
+    def __init__(self) -> None:
+        super().__init__()
+        # a GradeSaved arrived since the last computation
+        self.stale = False
+
+    @property
+    def host(self) -> ReviewHost:
+        """The app, as far as the review screens use it."""
+        return review_host(self.app)
+
+    # -- layout ------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield Static(Text(self.HEADING), id=f"{self.NAME}-title", classes="review-title")
+        yield ContractBar(id=f"{self.NAME}-contract")
+        yield from self.compose_body()
+        yield Static(id=f"{self.NAME}-status", classes="review-status")
+        yield Footer()
+
+    def compose_body(self) -> ComposeResult:
+        """The widgets between the contract and the status line."""
+        yield from ()
+
+    def set_status(self, text: Text) -> None:
+        """Show ``text`` on the status line."""
+        self.query_one(f"#{self.NAME}-status", Static).update(text)
+
+    def show_error(self, error: str, style: str = "bold red") -> None:
+        """An error's message on the status line, each line shown literally."""
+        self.set_status(message_text(error, style))
+
+    # -- following the contract and the judgments ---------------------------------
+
+    def on_mount(self) -> None:
+        self.watch(self.app, "contract", self._contract_changed, init=False)
+        self.host.grade_saved_signal.subscribe(self, self.grade_saved)
+        self.query_one(ContractBar).show(self.host.contract)
+        self.started()
+
+    def started(self) -> None:
+        """Start the screen's work, once its widgets are mounted."""
+
+    def recompute(self) -> None:
+        """Compute again under the app's contract."""
+        self.stale = False
+        contract = self.host.contract
+        self.query_one(ContractBar).show(contract)
+        self.compute(contract)
+
+    def compute(self, contract: Contract) -> None:
+        """Start the computation under ``contract`` (in a worker)."""
+        raise NotImplementedError
+
+    def outdated(self) -> bool:
+        """Whether what is shown needs recomputing, besides a saved grade."""
+        return False
+
+    def resumed(self) -> None:
+        """Refresh what is cheap to refresh each time the screen is shown again."""
+
+    def _contract_changed(self, contract: Contract) -> None:
+        self.recompute()
+
+    def grade_saved(self, saved: GradeSaved) -> None:
+        """A judgment event is on disk: recompute now if showing, else when shown."""
+        self.stale = True
+        if self.is_current:
+            self.recompute()
+
+    def on_screen_resume(self) -> None:
+        self.resumed()
+        if self.stale or self.outdated():
+            self.recompute()
+
+    def action_recompute(self) -> None:
+        self.recompute()
+
+    def action_edit_contract(self) -> None:
+        def apply(contract: Contract | None) -> None:
+            if contract is not None and contract != self.host.contract:
+                self.host.contract = contract
+
+        self.app.push_screen(ContractDialog(self.host.contract), apply)
+
+    # -- workers -----------------------------------------------------------------
+
+    def read_in_worker(
+        self,
+        job: Callable[[Workspace, StageCallback], Result],
+        done: Callable[[Result], None],
+        failed: Callable[[str], None],
+        *,
+        group: str,
+    ) -> None:
+        """Run ``job`` in a thread worker on a borrowed read connection, then call
+        ``done`` with its result or ``failed`` with a judgepool error's message,
+        on the event loop. A newer job of the same ``group`` cancels this one,
+        whose result is then dropped."""
+        readers = self.host.readers
+
+        def read() -> None:
+            worker = get_current_worker()
+
+            def stage(text: str) -> None:
+                if not worker.is_cancelled:
+                    self.post_message(self.Progress(text))
+
+            try:
+                with readers.lease() as ws:
+                    result = job(ws, stage)
+            except JudgepoolError as exc:
+                if not worker.is_cancelled:
+                    self.post_message(self.JobDone(partial(failed, str(exc))))
+                return
+            if not worker.is_cancelled:
+                self.post_message(self.JobDone(partial(done, result)))
+
+        self.run_worker(read, name=group, group=group, exclusive=True, thread=True)
+
+    def on_review_screen_progress(self, message: Progress) -> None:
+        self.set_status(Text(literal(message.stage) + "…", style="italic"))
+
+    def on_review_screen_job_done(self, message: JobDone) -> None:
+        message.deliver()
