@@ -2,9 +2,10 @@
 
 A workspace is named by a path, or by a bare name that means
 ``workspaces/NAME.sqlite``. The types a caller names alongside these
-functions (`Workspace`, and the refusals `WorkspaceBusy`, `WorkspaceChanged`
-and `WorkspaceReadOnly`) are the store's, exposed here so that the command
-line and the app reach the workspace only through the services.
+functions (`Workspace`, SQLite's own failure `StorageError`, and the
+refusals `WorkspaceBusy`, `WorkspaceChanged` and `WorkspaceReadOnly`) are
+the store's, exposed here so that the command line and the app reach the
+workspace only through the services.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import Final
 
 from judgepool.core.contract import Scale
 from judgepool.store.workspace import BUSY_TIMEOUT_MS, create_workspace
+from judgepool.store.workspace import StorageError as StorageError
 from judgepool.store.workspace import Workspace as Workspace
 from judgepool.store.workspace import WorkspaceBusy as WorkspaceBusy
 from judgepool.store.workspace import WorkspaceChanged as WorkspaceChanged

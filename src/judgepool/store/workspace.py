@@ -63,6 +63,11 @@ TREC_DL_LABELS: Final[dict[int, str]] = {
 }
 
 
+# What SQLite raises when a read or write fails (a corrupt page, a full disk):
+# named here so that the app can catch it without importing sqlite3 itself.
+StorageError: Final = sqlite3.Error
+
+
 class WorkspaceBusy(JudgepoolError):
     """Another process held the workspace's write lock for longer than the busy timeout."""
 

@@ -22,7 +22,6 @@ The run and rank that brought a document into the pool are never shown.
 
 from __future__ import annotations
 
-import sqlite3
 import time
 from functools import partial
 from typing import ClassVar, Final
@@ -39,6 +38,7 @@ from judgepool.services import app_queries
 from judgepool.services import judging as services
 from judgepool.services.app_queries import ItemJudgment
 from judgepool.services.text_parts import PartWhere
+from judgepool.services.workspace import StorageError
 from judgepool.tui.dialogs.note import NoteDialog
 from judgepool.tui.grading import GradingSession
 from judgepool.tui.hosts import GradingHost, grading_host
@@ -229,7 +229,7 @@ class GradeScreen(Screen[None]):
                 note=note,
                 seconds=round(time.monotonic() - self._shown_at, 3),
             )
-        except (JudgepoolError, sqlite3.Error) as exc:
+        except (JudgepoolError, StorageError) as exc:
             self._error(f"not saved: {exc}")
             self._update_status()
             return False
@@ -282,7 +282,7 @@ class GradeScreen(Screen[None]):
         try:
             services.undo(host.ws, event_id, annotator=host.annotator)
             judgment = app_queries.item_judgment(host.ws, host.annotator, query_id, doc_id)
-        except (JudgepoolError, sqlite3.Error) as exc:
+        except (JudgepoolError, StorageError) as exc:
             self._error(f"cannot undo: {exc}")
             self._update_status()
             return
@@ -350,7 +350,7 @@ class GradeScreen(Screen[None]):
         view = self.query_one("#grade-document", DocumentView)
         try:
             edge = view.turn(where, partial(app_queries.document_part, self.host.ws))
-        except sqlite3.Error as exc:
+        except StorageError as exc:
             self._error(f"cannot read the document: {exc}")
         else:
             self._say((f"the {edge} of the document", "dim") if edge else ("", ""))
