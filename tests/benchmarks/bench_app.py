@@ -21,7 +21,7 @@ is work to grade. Then, with the Pilot (``App.run_test``), it measures:
 The import time of the app's modules in a fresh interpreter is printed
 beside, since a real start pays it too.
 
-    /work/venv/bin/python tests/benchmarks/bench_app.py [--grades 300] [--starts 5]
+    .venv/bin/python tests/benchmarks/bench_app.py [--grades 300] [--starts 5]
 """
 
 from __future__ import annotations

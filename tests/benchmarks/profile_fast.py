@@ -2,10 +2,10 @@
 
 Not a test (pytest collects ``test_*.py`` only). Run by hand:
 
-    /work/venv/bin/python tests/benchmarks/profile_fast.py [RUN] [QRELS] [--rounds 5]
+    python tests/benchmarks/profile_fast.py [RUN] [QRELS] [--rounds 5]
 
-Defaults: the 6.98 M-line synthetic run ``/work/bench/large.run`` (make it with
-``make_large_run.py``, see tests/benchmarks/README.md) and the MS MARCO
+Defaults: the 6.98 M-line synthetic run that ``bench_score.py`` generates and
+caches under ``tests/benchmarks/.cache/`` (see tests/benchmarks/README.md) and the MS MARCO
 dev-small qrels. Scores with the ``trec_eval`` preset at k = 10 (all per-query
 fields), prints each round, the medians and the process's peak resident set.
 Wall times on a shared two-core machine are noisy: the CPU seconds beside them
@@ -25,7 +25,9 @@ from judgepool.core.fast import evaluate_columns
 from judgepool.formats.fast_run import read_run_columns
 from judgepool.formats.trec import read_qrels
 
-DATA = Path("/work/shared/data/msmarco-passage-dev-small")
+HERE = Path(__file__).resolve().parent
+# the shared data sits beside the repository (see bench_score.py)
+DATA = HERE.parents[2] / "shared" / "data" / "msmarco-passage-dev-small"
 
 
 def _cpu() -> float:
@@ -35,7 +37,13 @@ def _cpu() -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("run", nargs="?", default="/work/bench/large.run")
+    cached = sorted((HERE / ".cache").glob("*.run"))
+    parser.add_argument(
+        "run",
+        nargs="?" if cached else None,
+        default=str(cached[-1]) if cached else None,
+        help="the run to read (default: the run bench_score.py cached)",
+    )
     parser.add_argument(
         "qrels", nargs="?", default=str(DATA / "qrels.msmarco-passage.dev-subset.txt")
     )

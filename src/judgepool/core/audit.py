@@ -2,14 +2,14 @@
 
 `audit_run` takes a run's lines (as read, with their 1-based source line numbers),
 the lines the reader could not use, and the judgments, and returns an
-`AuditReport` whose ``to_dict()`` is the JSON object of product.md "The audit
-report". It never raises on what it is there to report (duplicates, unjudged
+`AuditReport` whose ``to_dict()`` is the JSON object of docs/audit-report.md.
+It never raises on what it is there to report (duplicates, unjudged
 documents, bad lines): lists are formed with ``duplicates=first`` and
 ``unjudged=zero`` whatever the caller's contract says, keeping its ``ties`` and
 ``entity`` so every rank agrees with what scoring would see. `failed` turns a
 ``--fail-on`` list into the finding kinds that should fail a CI gate.
 
-Definitions, where product.md leaves room:
+Definitions, where docs/audit-report.md leaves room:
 
 - ``queries`` counts the distinct query IDs of the run.
 - ``unjudged`` and ``coverage`` concern the run's *judged* queries (those the
@@ -99,7 +99,7 @@ class RankDisagreement:
     query_id: str
     lines: tuple[int, ...]
     # how many lines are involved in all; `lines` shows at most MAX_DISAGREEMENT_LINES
-    # (not part of the JSON shape of product.md)
+    # (not part of the JSON shape of docs/audit-report.md)
     involved: int
 
 
@@ -181,7 +181,7 @@ class AuditReport:
     findings: Findings = field(default_factory=Findings)
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON object of product.md "The audit report"."""
+        """The JSON object of docs/audit-report.md."""
         return {
             "run": self.run,
             "k": self.k,

@@ -1,6 +1,6 @@
 """The evaluation contract: every choice behind a score, as one frozen, validated value.
 
-`Contract` holds the parameters of ``evaluation-contract.md``. It validates itself
+`Contract` holds the parameters of docs/evaluation-contract.md. It validates itself
 on construction (so an invalid contract cannot exist), serialises to a plain dict
 for JSON and storage, and takes part in the fingerprint that ties a result to
 the judgments and the run it was computed from.

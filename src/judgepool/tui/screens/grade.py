@@ -13,7 +13,7 @@ Keys (also in the footer, on ``?`` and in the palette):
   long one, read and shown a bounded part at a time (`judgepool.services.text_parts`);
   ``home``/``end`` show its first and last part.
 
-A grade is written by `judgepool.services.workspace.judge` in the key's
+A grade is written by `judgepool.services.judging.judge` in the key's
 handler: one short transaction, committed (and synced) before the handler
 goes on, so "saved" on the status line is only ever shown for a grade that
 is on disk, and no keystroke is processed before the previous grade's commit.

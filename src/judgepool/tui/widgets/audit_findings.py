@@ -5,7 +5,7 @@ details of its findings.
 - `AuditSummary`: the run, its lines and queries, coverage (mean judged@k and
   the unjudged count in the top k), its nDCG@k under the active contract (or
   why the contract refuses it), and the count of every finding kind.
-- `AuditQueryTable`: one row per query, the order `judgepool.services.review`
+- `AuditQueryTable`: one row per query, the order `judgepool.core.query_audit`
   gives (lowest judged@k first, then the most findings).
 - `HoleTable`: the highlighted query's unjudged documents in the top k, by
   rank; the screen sends the highlighted one to grading.
