@@ -321,6 +321,11 @@ def main(argv: list[str] | None = None) -> None:
     out: Path = args.out
     fixtures: Path = args.fixtures
     passages = source / "passages" / "msmarco-passage.subset.tsv.gz"
+    if not (source / "dl19-passage").is_dir() or not passages.is_file():
+        raise SystemExit(
+            f"{source} is not the project's shared data folder (it lacks dl19-passage/ or "
+            f"{passages.relative_to(source)}); name it with --source DIR"
+        )
     for folder in (out / "teaching", out / "dl19", fixtures / "hostile", fixtures / "noveleval"):
         folder.mkdir(parents=True, exist_ok=True)
     (fixtures / "dl19-top20").mkdir(parents=True, exist_ok=True)
