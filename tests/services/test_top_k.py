@@ -53,9 +53,7 @@ def test_both_engines_give_the_same_top_k_on_random_runs(
 ) -> None:
     rows, judgments, contract = case
     path = _write(tmp_path / "run", rows)
-    assert _tops(path, judgments, contract, "fast") == _tops(
-        path, judgments, contract, "reference"
-    )
+    assert _tops(path, judgments, contract, "fast") == _tops(path, judgments, contract, "reference")
 
 
 @pytest.mark.parametrize(
