@@ -27,6 +27,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -125,10 +126,10 @@ def breakdown(runs: list[Path], qrels_path: Path) -> dict[str, float]:
     plain = with_tops = 0.0
     inputs = []
     for path in runs:
-        _, seconds = _timed(lambda p=path: score_run(file_source(p), qrels.judgments, "", contract))
+        _, seconds = _timed(partial(score_run, file_source(path), qrels.judgments, "", contract))
         plain += seconds
         (scored, tops), seconds = _timed(
-            lambda p=path: score_run_with_tops(file_source(p), qrels.judgments, "", contract)
+            partial(score_run_with_tops, file_source(path), qrels.judgments, "", contract)
         )
         with_tops += seconds
         inputs.append(RunInput(scored.run, scored.evaluation, tops))

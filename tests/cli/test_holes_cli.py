@@ -85,9 +85,10 @@ def test_the_table_says_how_many_and_what_priority_means(
 
 def test_a_workspaces_stored_runs(cli: Callable[..., Result], tmp_path: Path) -> None:
     ws = tmp_path / "ws.sqlite"
-    for args in (("init", ws), ("import", ws, "qrels", SAMPLE / "qrels.txt"),
-                 ("import", ws, "run", SAMPLE / "bm25.top20.trec", "--name", "bm25"),
-                 ("import", ws, "run", SAMPLE / "splade-pp-ed.top20.trec", "--name", "splade")):  # fmt: skip
+    steps = [("init", ws), ("import", ws, "qrels", SAMPLE / "qrels.txt")]
+    for name, file in (("bm25", "bm25.top20.trec"), ("splade", "splade-pp-ed.top20.trec")):
+        steps.append(("import", ws, "run", SAMPLE / file, "--name", name))
+    for args in steps:
         assert cli(*args).exit_code == 0
     entries = holes_json(cli, "--workspace", ws, "--unjudged", "zero", "--order", "depth")
     assert entries and {run for e in entries for run in e["runs"]} <= {"bm25", "splade"}
