@@ -42,6 +42,8 @@ CORRECTIONS: Final = ("holm", "bh", "none")
 _EXTREME_TOLERANCE: Final = 1e-12
 # rows of random draws per block: bounds the memory of 10,000 × 7,000 draws
 _BLOCK: Final = 512
+# rows of bootstrap draws counted per bincount (see `bootstrap_interval`)
+_COUNT_ROWS: Final = 32
 
 
 def _scipy_special() -> Any:
@@ -106,11 +108,19 @@ def sign_flip(differences: F64, permutations: int, seed: int) -> tuple[list[floa
             sums = (1.0 - 2.0 * bits) @ differences
             extreme += (np.abs(sums) >= threshold[None, :]).sum(axis=0)
         return (extreme / total).tolist(), True
+    # Each draw is a row of n random bits, a set bit flipping that query's
+    # sign; the rows are read one after another from the bytes of
+    # default_rng(seed) (⌈n / 8⌉ bytes a row, bits most significant first).
+    # The flipped sum is the total minus twice the flipped queries' sum, so the
+    # 0/1 bits enter the matrix product as they are, with no ±1 matrix.
     rng = np.random.default_rng(seed)
+    total = differences.sum(axis=0)
+    width = (n + 7) // 8
     for start in range(0, permutations, _BLOCK):
         rows = min(_BLOCK, permutations - start)
-        signs = 1.0 - 2.0 * rng.integers(0, 2, size=(rows, n), dtype=np.int8)
-        sums = signs @ differences
+        packed = np.frombuffer(rng.bytes(rows * width), dtype=np.uint8).reshape(rows, width)
+        flipped = np.unpackbits(packed, axis=1, count=n).astype(np.float64)
+        sums = total[None, :] - 2.0 * (flipped @ differences)
         extreme += (np.abs(sums) >= threshold[None, :]).sum(axis=0)
     return ((extreme + 1) / (permutations + 1)).tolist(), False
 
@@ -129,9 +139,14 @@ def bootstrap_interval(
         drawn = rng.integers(0, n, size=(rows, n))
         # how often each query was drawn, per resample: a matrix product then
         # gives every pair's resampled sums at once
-        counts = np.zeros((rows, n), dtype=np.float64)
-        flat = (drawn + (np.arange(rows) * n)[:, None]).ravel()
-        counts.ravel()[:] = np.bincount(flat, minlength=rows * n)
+        counts = np.empty((rows, n), dtype=np.float64)
+        # counted a few rows at a time: bincount's output then stays in cache
+        for first in range(0, rows, _COUNT_ROWS):
+            part = drawn[first : first + _COUNT_ROWS]
+            flat = (part + (np.arange(part.shape[0]) * n)[:, None]).ravel()
+            counts[first : first + part.shape[0]].ravel()[:] = np.bincount(
+                flat, minlength=part.size
+            )
         means[start : start + rows] = (counts @ differences) / n
     low = np.percentile(means, 2.5, axis=0)
     high = np.percentile(means, 97.5, axis=0)

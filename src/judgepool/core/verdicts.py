@@ -27,7 +27,8 @@ from typing import Final, Literal
 import numpy as np
 import numpy.typing as npt
 
-from judgepool.core.bounds import GainLevels, HoleQuery, TopK, query_problem, ratio_ranges
+from judgepool.core.bound_tables import BoundsArrays, HoleTable
+from judgepool.core.bounds import GainLevels, TopK, bound_arrays
 from judgepool.core.contract import Contract
 from judgepool.core.errors import ContractError
 from judgepool.core.significance import (
@@ -39,7 +40,7 @@ from judgepool.core.significance import (
     paired_t,
     sign_flip,
 )
-from judgepool.core.types import Evaluation, Judgments
+from judgepool.core.types import Evaluation, Judgments, QueryResult
 
 F64 = npt.NDArray[np.float64]
 Verdict = Literal["settled", "could flip", "tied"]
@@ -102,16 +103,25 @@ class ComparisonReport:
     per_query_diffs: dict[tuple[str, str], tuple[float, ...]] = field(default_factory=dict)
 
 
+def _records(evaluation: Evaluation) -> dict[str, QueryResult]:
+    """Each query's record, as `Evaluation.query` finds it (the first), but
+    found in constant time: a comparison looks up every query of every run."""
+    records: dict[str, QueryResult] = {}
+    for record in evaluation.per_query:
+        records.setdefault(record.query_id, record)
+    return records
+
+
 def population(runs: Sequence[RunInput]) -> tuple[list[str], dict[str, str]]:
     """The queries scored for every run (sorted), and why each other judged
     query is left out."""
     judged = sorted({r.query_id for run in runs for r in run.evaluation.per_query})
+    indexed = [(run, _records(run.evaluation)) for run in runs]
     left_out: dict[str, str] = {}
     for query_id in judged:
-        for run in runs:
-            try:
-                record = run.evaluation.query(query_id)
-            except KeyError:
+        for run, records in indexed:
+            record = records.get(query_id)
+            if record is None:
                 left_out[query_id] = f"not judged for {run.name}"
                 break
             if record.ndcg is None:
@@ -151,8 +161,9 @@ def compare(
     if len(runs) < 2:
         raise ContractError("compare needs at least two runs")
     queries, left_out = population(runs)
+    records = [_records(run.evaluation) for run in runs]
     ndcg = np.array(
-        [[run.evaluation.query(q).ndcg for q in queries] for run in runs], dtype=np.float64
+        [[index[q].ndcg for q in queries] for index in records], dtype=np.float64
     ).reshape(len(runs), len(queries))
     differences = np.stack([ndcg[a] - ndcg[b] for a, b in pairs], axis=1)
     t_p = paired_t(differences)
@@ -174,8 +185,7 @@ def compare(
     elif queries:
         if contract.unjudged == "condense":
             bounds_note = "bounds computed as under unjudged=zero (the documents keep their places)"
-        run_bounds = _run_bounds(runs, queries, judgments, contract)
-        pair_bounds, pair_holes = _pair_bounds(runs, pairs, queries, judgments, contract)
+        run_bounds, pair_bounds, pair_holes = _bounds(runs, pairs, queries, judgments, contract)
 
     run_stats = tuple(
         RunStats(
@@ -183,7 +193,7 @@ def compare(
             ndcg=float(ndcg[i].mean()) if queries else None,
             ci=mean_interval(ndcg[i]),
             bounds=run_bounds[i],
-            unjudged_at_k=sum(run.evaluation.query(q).unjudged_at_k for q in queries),
+            unjudged_at_k=sum(records[i][q].unjudged_at_k for q in queries),
         )
         for i, run in enumerate(runs)
     )
@@ -229,48 +239,41 @@ def compare(
     )
 
 
-def _solve(problems: list[HoleQuery], contract: Contract) -> tuple[F64, F64]:
-    low, high = ratio_ranges(problems, GainLevels.of(contract), contract.k)
+def _solve(problems: BoundsArrays, contract: Contract) -> tuple[F64, F64]:
+    low, high = bound_arrays(
+        problems.constants,
+        problems.coefficients,
+        problems.holes,
+        problems.judged,
+        problems.zero_values,
+        GainLevels.of(contract),
+        contract.k,
+    )
     return _snap(low), _snap(high)
 
 
-def _run_bounds(
-    runs: Sequence[RunInput], queries: Sequence[str], judgments: Judgments, contract: Contract
-) -> list[tuple[float, float] | None]:
-    result: list[tuple[float, float] | None] = []
-    for run in runs:
-        problems = []
-        for query_id in queries:
-            others = [(0.0, other.top.get(query_id, ())) for other in runs if other is not run]
-            lists = [(1.0, run.top.get(query_id, ())), *others]
-            problems.append(query_problem(lists, dict(judgments[query_id]), contract))
-        low, high = _solve(problems, contract)
-        result.append((float(low.mean()), float(high.mean())))
-    return result
-
-
-def _pair_bounds(
+def _bounds(
     runs: Sequence[RunInput],
     pairs: Sequence[tuple[int, int]],
     queries: Sequence[str],
     judgments: Judgments,
     contract: Contract,
-) -> tuple[list[tuple[float, float] | None], list[int]]:
-    bounds: list[tuple[float, float] | None] = []
+) -> tuple[list[tuple[float, float] | None], list[tuple[float, float] | None], list[int]]:
+    """Each run's bounds (over every compared run's holes), each pair's bounds
+    (over its two runs' holes) and each pair's number of holes."""
+    table = HoleTable.build(
+        [run.top for run in runs], queries, judgments, contract, GainLevels.of(contract).gains
+    )
+    run_bounds: list[tuple[float, float] | None] = []
+    for r in range(len(runs)):
+        low, high = _solve(table.run(r), contract)
+        run_bounds.append((float(low.mean()), float(high.mean())))
+    pair_bounds: list[tuple[float, float] | None] = []
     holes: list[int] = []
     for a, b in pairs:
-        problems = []
-        count = 0
-        for query_id in queries:
-            top_a = runs[a].top.get(query_id, ())
-            top_b = runs[b].top.get(query_id, ())
-            problem = query_problem(
-                [(1.0, top_a), (-1.0, top_b)], dict(judgments[query_id]), contract
-            )
-            count += len(problem.coefficients)
-            problems.append(problem)
+        problems = table.pair(a, b)
         low, high = _solve(problems, contract)
         means = _snap(np.array([low.mean(), high.mean()]))
-        bounds.append((float(means[0]), float(means[1])))
-        holes.append(count)
-    return bounds, holes
+        pair_bounds.append((float(means[0]), float(means[1])))
+        holes.append(int(problems.holes.sum()))
+    return run_bounds, pair_bounds, holes
