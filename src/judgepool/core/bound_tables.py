@@ -19,6 +19,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Final
 
 import numpy as np
 import numpy.typing as npt
@@ -29,6 +30,10 @@ from judgepool.core.contract import Contract
 F64 = npt.NDArray[np.float64]
 I64 = npt.NDArray[np.int64]
 Bools = npt.NDArray[np.bool_]
+# a judged grade's cell while the table is read: far below any hole's column
+# (≥ 0) and the absent position (-1) for every grade a scale allows
+_JUDGED: Final = 2**40
+_ABSENT: Final = -1
 
 
 @dataclass(frozen=True)
@@ -74,42 +79,50 @@ class HoleTable:
         """The table of ``queries`` (each run's ``tops`` by query)."""
         k = contract.k
         count, runs = len(queries), len(tops)
-        # the weights as `query_problem` computes them, with math.log2
-        discounts = [1.0 / math.log2(position + 1) for position in range(1, k + 1)]
-        gain_of = contract.gain_of
-        terms = np.zeros((count, runs, k), dtype=np.float64)
-        judged_at = np.zeros((count, runs, k), dtype=np.bool_)
-        term_at: list[int] = []
-        term_value: list[float] = []
-        hole_at: list[int] = []  # flat index into (count, runs, width) once width is known
-        hole_column: list[int] = []
-        hole_value: list[float] = []
-        union = np.zeros(count, dtype=np.int64)
-        judged = np.zeros((count, len(thresholds)), dtype=np.int64)
-        for q, query_id in enumerate(queries):
+        # the weights as `query_problem` computes them (with math.log2): the
+        # products below are then the same floating-point operations
+        discounts = np.array([1.0 / math.log2(position + 1) for position in range(1, k + 1)])
+        # One pass in Python over every listed document, writing one integer
+        # per (query, run, position): a hole's column in its query's union of
+        # holes (≥ 0), a judged document's grade shifted far below 0, or -1
+        # where the list is shorter than k. The numbers come from arrays after.
+        cells: list[int] = []
+        union_sizes: list[int] = []
+        for query_id in queries:
             columns: dict[str, int] = {}
-            for r, top in enumerate(tops):
-                base = (q * runs + r) * k
-                for position, (doc, grade) in enumerate(top.get(query_id, ())[:k]):
-                    if grade is None:
-                        hole_at.append(q * runs + r)
-                        hole_column.append(columns.setdefault(doc, len(columns)))
-                        hole_value.append(discounts[position])
-                    else:
-                        term_at.append(base + position)
-                        term_value.append(discounts[position] * gain_of(grade))
-            union[q] = len(columns)
-            gains = [g for g in map(gain_of, judgments[query_id].values()) if g > 0]
-            judged[q] = [sum(g >= level for g in gains) for level in thresholds]
-        terms.ravel()[term_at] = term_value
-        judged_at.ravel()[term_at] = True
+            column_of = columns.setdefault
+            for top in tops:
+                listed = top.get(query_id, ())[:k]
+                cells.extend(
+                    [
+                        column_of(doc, len(columns)) if grade is None else grade - _JUDGED
+                        for doc, grade in listed
+                    ]
+                )
+                if len(listed) < k:
+                    cells.extend([_ABSENT] * (k - len(listed)))
+            union_sizes.append(len(columns))
+        cell = np.array(cells, dtype=np.int64).reshape(count, runs, k)
+        union = np.array(union_sizes, dtype=np.int64).reshape(count)
+        judged = _judged_counts(queries, judgments, contract, thresholds)
+
+        judged_at = cell < _ABSENT
+        grades, grade_index = np.unique(cell[judged_at] + _JUDGED, return_inverse=True)
+        gains = np.array([contract.gain_of(int(g)) for g in grades], dtype=np.float64)
+        terms = np.zeros((count, runs, k), dtype=np.float64)
+        positions = np.broadcast_to(np.arange(k), cell.shape)
+        terms[judged_at] = discounts[positions[judged_at]] * gains[grade_index.ravel()]
+
         width = int(union.max()) if count else 0
         coefficient = np.zeros((count, runs, width), dtype=np.float64)
         present = np.zeros((count, runs, width), dtype=np.bool_)
-        flat = np.array(hole_at, dtype=np.int64) * width + np.array(hole_column, dtype=np.int64)
-        # in rank order, as `query_problem` adds a document's discounts
-        np.add.at(coefficient.ravel(), flat, np.array(hole_value, dtype=np.float64))
-        present.ravel()[flat] = True
+        hole_q, hole_r, hole_position = np.nonzero(cell >= 0)
+        hole_column = cell[hole_q, hole_r, hole_position]
+        at = (hole_q, hole_r, hole_column)
+        # in rank order (np.nonzero's order), as `query_problem` adds a
+        # document's discounts: a list holding one document twice sums them
+        np.add.at(coefficient, at, discounts[hole_position])
+        present[at] = True
         policy = {"zero": 0.0, "one": 1.0, "exclude": math.nan}[contract.zero_idcg]
         return cls(terms, judged_at, coefficient, present, union, judged, policy)
 
@@ -151,3 +164,23 @@ class HoleTable:
             self.judged,
             np.full(count, zero),
         )
+
+
+def _judged_counts(
+    queries: Sequence[str],
+    judgments: Mapping[str, Mapping[str, int]],
+    contract: Contract,
+    thresholds: Sequence[float],
+) -> I64:
+    """``[q, j]``: query q's judged documents with gain ≥ the j-th level."""
+    gain_of = contract.gain_of
+    gains: list[float] = []
+    owners: list[int] = []
+    for q, query_id in enumerate(queries):
+        grades = judgments[query_id].values()
+        gains.extend(map(gain_of, grades))
+        owners.extend([q] * len(grades))
+    gain = np.array(gains, dtype=np.float64)
+    owner = np.array(owners, dtype=np.int64)
+    counts = [np.bincount(owner[gain >= level], minlength=len(queries)) for level in thresholds]
+    return np.array(counts, dtype=np.int64).reshape(len(thresholds), len(queries)).T.copy()

@@ -213,12 +213,7 @@ def _highest_of_distinct(
     key = np.column_stack(
         (constants, ordered, zero_values, holes.astype(np.float64), judged.astype(np.float64))
     ).view(np.uint64)
-    multipliers = np.asarray(
-        np.random.default_rng(0).integers(1, 2**63, size=key.shape[1], dtype=np.uint64)
-    )
-    multipliers |= np.uint64(1)  # odd: a multiplication modulo 2^64 that loses no bit
-    hashed = (key * multipliers[None, :]).sum(axis=1, dtype=np.uint64)
-    _, first, group = np.unique(hashed, return_index=True, return_inverse=True)
+    _, first, group = np.unique(_row_hash(key), return_index=True, return_inverse=True)
     group = group.ravel()
     unlike = (key != key[first[group]]).any(axis=1)
     solve = np.concatenate((first, np.flatnonzero(unlike)))
@@ -312,6 +307,18 @@ def _highest(
     zero_option = (judged[:, m - 1] == 0) & (levels.zero_possible | (holes == 0))
     take_zero = zero_option & ~np.isnan(zero_values) & ~(result >= zero_values)
     return np.where(take_zero, zero_values, result)
+
+
+def _row_hash(key: npt.NDArray[np.uint64]) -> npt.NDArray[np.uint64]:
+    """A 64-bit hash of each row's bits: Σ_c key[c] · M_c modulo 2^64, with
+    fixed odd multipliers (equal rows, equal hashes; unequal rows collide
+    rarely, and `_highest_of_distinct` checks)."""
+    multipliers = np.asarray(
+        np.random.default_rng(0).integers(1, 2**63, size=key.shape[1], dtype=np.uint64)
+    )
+    multipliers |= np.uint64(1)
+    hashed: npt.NDArray[np.uint64] = (key * multipliers[None, :]).sum(axis=1, dtype=np.uint64)
+    return hashed
 
 
 def _best_levels(
