@@ -36,6 +36,7 @@ from judgepool.core.significance import (
     adjust,
     bootstrap_interval,
     effect_size,
+    import_scipy_in_background,
     mean_interval,
     paired_t,
     sign_flip,
@@ -160,18 +161,15 @@ def compare(
     """Compare ``runs`` (at least two) pair by pair (indices into ``runs``)."""
     if len(runs) < 2:
         raise ContractError("compare needs at least two runs")
+    # the t distribution's import (about half a second) runs while the bounds
+    # are computed: the statistics come after them
+    import_scipy_in_background()
     queries, left_out = population(runs)
     records = [_records(run.evaluation) for run in runs]
     ndcg = np.array(
         [[index[q].ndcg for q in queries] for index in records], dtype=np.float64
     ).reshape(len(runs), len(queries))
     differences = np.stack([ndcg[a] - ndcg[b] for a, b in pairs], axis=1)
-    t_p = paired_t(differences)
-    effects = effect_size(differences)
-    flip_p, exact = sign_flip(differences, permutations, seed)
-    intervals = bootstrap_interval(differences, bootstrap, seed)
-    t_adjusted = adjust(list(t_p), correction)
-    flip_adjusted = adjust(list(flip_p), correction)
 
     bounds_note: str | None = None
     run_bounds: list[tuple[float, float] | None] = [None] * len(runs)
@@ -186,6 +184,13 @@ def compare(
         if contract.unjudged == "condense":
             bounds_note = "bounds computed as under unjudged=zero (the documents keep their places)"
         run_bounds, pair_bounds, pair_holes = _bounds(runs, pairs, queries, judgments, contract)
+
+    t_p = paired_t(differences)
+    effects = effect_size(differences)
+    flip_p, exact = sign_flip(differences, permutations, seed)
+    intervals = bootstrap_interval(differences, bootstrap, seed)
+    t_adjusted = adjust(list(t_p), correction)
+    flip_adjusted = adjust(list(flip_p), correction)
 
     run_stats = tuple(
         RunStats(
