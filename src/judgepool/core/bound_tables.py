@@ -77,8 +77,10 @@ class HoleTable:
         thresholds: Sequence[float],
     ) -> HoleTable:
         """The table of ``queries`` (each run's ``tops`` by query)."""
-        k = contract.k
         count, runs = len(queries), len(tops)
+        # positions past the longest list hold nothing: the table stops there
+        longest = max((max(map(len, top.values()), default=0) for top in tops), default=0)
+        k = min(contract.k, longest)
         # the weights as `query_problem` computes them (with math.log2): the
         # products below are then the same floating-point operations
         discounts = np.array([1.0 / math.log2(position + 1) for position in range(1, k + 1)])

@@ -48,6 +48,8 @@ Verdict = Literal["settled", "could flip", "tied"]
 # a bound within this of 0 is 0: the same mean summed two ways may differ in
 # its last bits, and a verdict must not rest on them
 ZERO_TOLERANCE: Final = 1e-12
+# cells of one table of holes (see `_bounds`): 4 M float64, 32 MB an array
+_TABLE_CELLS: Final = 4_000_000
 
 
 @dataclass(frozen=True)
@@ -257,6 +259,10 @@ def _solve(problems: BoundsArrays, contract: Contract) -> tuple[F64, F64]:
     return _snap(low), _snap(high)
 
 
+def _longest(runs: Sequence[RunInput]) -> int:
+    return max((max(map(len, run.top.values()), default=0) for run in runs), default=0)
+
+
 def _bounds(
     runs: Sequence[RunInput],
     pairs: Sequence[tuple[int, int]],
@@ -266,19 +272,35 @@ def _bounds(
 ) -> tuple[list[tuple[float, float] | None], list[tuple[float, float] | None], list[int]]:
     """Each run's bounds (over every compared run's holes), each pair's bounds
     (over its two runs' holes) and each pair's number of holes."""
-    table = HoleTable.build(
-        [run.top for run in runs], queries, judgments, contract, GainLevels.of(contract).gains
-    )
-    run_bounds: list[tuple[float, float] | None] = []
-    for r in range(len(runs)):
-        low, high = _solve(table.run(r), contract)
-        run_bounds.append((float(low.mean()), float(high.mean())))
+    gains = GainLevels.of(contract).gains
+    tops = [run.top for run in runs]
+    # queries are independent: a table at a time, of a size that keeps its
+    # arrays (queries × runs × holes of the union, at most runs × k) small
+    widest = len(runs) * len(runs) * min(contract.k, max(_longest(runs), 1))
+    step = max(1, _TABLE_CELLS // widest)
+    run_lows: list[list[F64]] = [[] for _ in runs]
+    run_highs: list[list[F64]] = [[] for _ in runs]
+    pair_lows: list[list[F64]] = [[] for _ in pairs]
+    pair_highs: list[list[F64]] = [[] for _ in pairs]
+    holes = [0] * len(pairs)
+    for start in range(0, len(queries), step):
+        table = HoleTable.build(tops, queries[start : start + step], judgments, contract, gains)
+        for r in range(len(runs)):
+            low, high = _solve(table.run(r), contract)
+            run_lows[r].append(low)
+            run_highs[r].append(high)
+        for p, (a, b) in enumerate(pairs):
+            problems = table.pair(a, b)
+            low, high = _solve(problems, contract)
+            pair_lows[p].append(low)
+            pair_highs[p].append(high)
+            holes[p] += int(problems.holes.sum())
+    run_bounds: list[tuple[float, float] | None] = [
+        (float(np.concatenate(lows).mean()), float(np.concatenate(highs).mean()))
+        for lows, highs in zip(run_lows, run_highs, strict=True)
+    ]
     pair_bounds: list[tuple[float, float] | None] = []
-    holes: list[int] = []
-    for a, b in pairs:
-        problems = table.pair(a, b)
-        low, high = _solve(problems, contract)
-        means = _snap(np.array([low.mean(), high.mean()]))
+    for lows, highs in zip(pair_lows, pair_highs, strict=True):
+        means = _snap(np.array([np.concatenate(lows).mean(), np.concatenate(highs).mean()]))
         pair_bounds.append((float(means[0]), float(means[1])))
-        holes.append(int(problems.holes.sum()))
     return run_bounds, pair_bounds, holes
