@@ -5,6 +5,7 @@ solver's sharing of equal problems, held bit for bit to the plain reference:
 from __future__ import annotations
 
 import itertools
+import math
 import random
 
 import numpy as np
@@ -149,3 +150,33 @@ def test_rows_whose_hashes_collide_are_still_solved_apart(
     got = solve(arrays, contract)
     assert_same_bits(got[0], want[0])
     assert_same_bits(got[1], want[1])
+
+
+def test_forty_holes_over_four_grades_equal_the_enumeration() -> None:
+    # the six runs' union of holes at dev-small scale: about 30, up to 60 at k = 10
+    rng = random.Random(5)
+    contract = Contract(k=10, scale=Scale(0, 3))
+    levels = GainLevels.of(contract)
+    problems = []
+    for holes in (36, 40, 44):
+        for share in (0.25, 1.0):  # few of the holes in this run's list, or all
+            listed = [c for c in range(holes) if rng.random() < share]
+            problems.append(
+                bounds.HoleQuery(
+                    constant=rng.choice([0.0, 1.0, 3 / math.log2(4)]),
+                    coefficients=tuple(
+                        (1 / math.log2(c + 2) if c in listed else 0.0)
+                        - (1 / math.log2(c % 10 + 2) if rng.random() < 0.3 else 0.0)
+                        for c in range(holes)
+                    ),
+                    judged_gains=tuple(
+                        rng.choice([1.0, 2.0, 3.0]) for _ in range(rng.randint(0, 2))
+                    ),
+                    zero_value=rng.choice([0.0, None]),
+                )
+            )
+    low, high = ratio_ranges(problems, levels, contract.k)
+    for row, problem in enumerate(problems):
+        want_low, want_high = bounds.ratio_range(problem, levels, contract.k)
+        assert want_low is not None and want_high is not None
+        assert abs(low[row] - want_low) <= 1e-12 and abs(high[row] - want_high) <= 1e-12
