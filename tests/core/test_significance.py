@@ -141,3 +141,34 @@ def test_adjusted_p_values_equal_statsmodels(pvalues: list[float], method: str) 
 def test_untestable_pairs_stay_null_and_do_not_count() -> None:
     assert adjust([0.01, None, 0.04], "holm") == [0.02, None, 0.04]
     assert adjust([0.01, None, 0.04], "none") == [0.01, None, 0.04]
+
+
+def plain_sign_flip(d: np.ndarray, permutations: int, seed: int) -> float:
+    """The drawn randomisation test as `sign_flip` documents its draws, one draw
+    and one query at a time: draw j reads ⌈n / 64⌉ 64-bit words of the seeded
+    bit generator, and bit i % 64 of word i // 64 set flips query i."""
+    n = d.size
+    bits = np.random.default_rng(seed).bit_generator
+    words = (n + 63) // 64
+    observed = abs(math.fsum(d))
+    extreme = 0
+    for _ in range(permutations):
+        raw = [int(w) for w in bits.random_raw(words)]
+        flipped = [(raw[i // 64] >> (i % 64)) & 1 for i in range(n)]
+        total = math.fsum(-x if f else x for x, f in zip(d.tolist(), flipped, strict=True))
+        extreme += abs(total) >= observed * (1 - 1e-12)
+    return (extreme + 1) / (permutations + 1)
+
+
+@pytest.mark.parametrize(("n", "seed"), [(14, 0), (64, 1), (65, 2), (130, 3), (700, 4)])
+def test_drawn_randomisation_equals_the_plain_draw_by_draw_definition(n: int, seed: int) -> None:
+    rng = np.random.default_rng(100 + seed)
+    d = rng.normal(0.02, 0.1, size=n)
+    d[: n // 5] = 0.0  # ties of zero, as queries where two runs agree
+    permutations = 700  # fewer than 2^n: drawn, not enumerated
+    p, exact = sign_flip(d[:, None], permutations=permutations, seed=seed)
+    assert not exact
+    assert p[0] == plain_sign_flip(d, permutations, seed)
+    # more than one block of draws: the blocks split one stream
+    p, _ = sign_flip(d[:, None], permutations=1_300, seed=seed)
+    assert p[0] == plain_sign_flip(d, 1_300, seed)

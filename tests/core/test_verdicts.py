@@ -171,3 +171,29 @@ def test_bounds_and_verdicts_hold_over_every_assignment(
             assert bounds is not None
             assert bounds[0] == pytest.approx(low, abs=1e-9)
             assert bounds[1] == pytest.approx(high, abs=1e-9)
+
+
+def test_bounds_computed_a_few_queries_at_a_time_are_the_same(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import random
+
+    from judgepool.core import verdicts
+
+    rng = random.Random(11)
+    contract = Contract(k=5, unjudged="zero")
+    judgments: Judged = {}
+    lines: list[list[RunEntry]] = [[], [], []]
+    for q in range(40):
+        query = f"q{q}"
+        docs = [f"d{i}" for i in range(12)]
+        judgments[query] = {d: rng.randint(0, 3) for d in rng.sample(docs, rng.randint(1, 5))}
+        for run in lines:
+            run.extend(ranked(query, rng.sample(docs, rng.randint(1, 8))))
+    inputs = [run_input(f"r{i}", run, judgments, contract) for i, run in enumerate(lines)]
+    pairs = [(0, 1), (0, 2), (1, 2)]
+    whole = compare(inputs, judgments, contract, pairs, permutations=200, bootstrap=100)
+    monkeypatch.setattr(verdicts, "_TABLE_CELLS", 1)  # one query per table
+    piecewise = compare(inputs, judgments, contract, pairs, permutations=200, bootstrap=100)
+    assert piecewise == whole
+    assert any(pair.holes for pair in whole.pairs)

@@ -21,14 +21,18 @@ same inputs and seed print the same numbers.
   family-wise error), Benjamini–Hochberg (the false discovery rate), or none.
 
 The t distribution comes from scipy.special (imported on first use: a
-comparison pays for it, nothing else does). Its incomplete beta function is
+comparison pays for it, nothing else does; `import_scipy_in_background` lets
+a comparison start that import while it computes the bounds). Its incomplete beta function is
 a maintained, tested implementation; judgepool's numbers are held to scipy's
 ``ttest_rel`` to 1e-12 in the tests.
 """
 
 from __future__ import annotations
 
+import contextlib
 import math
+import sys
+import threading
 from typing import Any, Final, Literal
 
 import numpy as np
@@ -42,12 +46,31 @@ CORRECTIONS: Final = ("holm", "bh", "none")
 _EXTREME_TOLERANCE: Final = 1e-12
 # rows of random draws per block: bounds the memory of 10,000 × 7,000 draws
 _BLOCK: Final = 512
+# rows of bootstrap draws counted per bincount (see `bootstrap_interval`)
+_COUNT_ROWS: Final = 32
 
 
 def _scipy_special() -> Any:
     import scipy.special
 
     return scipy.special
+
+
+def _import_quietly() -> None:
+    # a failure here is raised where scipy is used, with the caller's context
+    with contextlib.suppress(Exception):
+        _scipy_special()
+
+
+def import_scipy_in_background() -> None:
+    """Start importing scipy.special on another thread, unless it is imported.
+
+    The import takes about half a second, a good part of a large comparison;
+    the caller computes something else meanwhile (a later import waits for
+    this one to finish, as Python's import lock makes it). Not a daemon
+    thread: the interpreter waits for an import under way before it exits."""
+    if "scipy.special" not in sys.modules:
+        threading.Thread(target=_import_quietly, name="judgepool-import-scipy").start()
 
 
 def paired_t(differences: F64) -> list[float | None]:
@@ -90,7 +113,11 @@ def mean_interval(values: F64) -> tuple[float, float] | None:
 
 def sign_flip(differences: F64, permutations: int, seed: int) -> tuple[list[float], bool]:
     """The randomisation p-value of each column, and whether it is exact (every
-    assignment enumerated) rather than drawn."""
+    assignment enumerated) rather than drawn.
+
+    Drawn: N = ``permutations`` sign assignments, the same for every column,
+    read from the bit generator of ``default_rng(seed)`` (see the comment
+    below for which bits flip which query), so that a seed repeats them."""
     n, pairs = differences.shape
     observed = np.abs(differences.sum(axis=0))
     threshold = observed * (1.0 - _EXTREME_TOLERANCE)
@@ -106,11 +133,21 @@ def sign_flip(differences: F64, permutations: int, seed: int) -> tuple[list[floa
             sums = (1.0 - 2.0 * bits) @ differences
             extreme += (np.abs(sums) >= threshold[None, :]).sum(axis=0)
         return (extreme / total).tolist(), True
-    rng = np.random.default_rng(seed)
+    # Draw j is a row of n random bits, a set bit flipping that query's sign:
+    # the 64-bit words j·W … j·W + W − 1 (W = ⌈n / 64⌉) of default_rng(seed)'s
+    # bit generator, query i flipped when bit i % 64 of word i // 64 is set.
+    # Words, not bytes or bounded integers: numpy buffers those per call, and
+    # the draws must not depend on how they are split into blocks. The flipped
+    # sum is the total minus twice the flipped queries' sum, so the 0/1 bits
+    # enter the matrix product as they are, with no ±1 matrix.
+    generator = np.random.default_rng(seed).bit_generator
+    total = differences.sum(axis=0)
+    words = (n + 63) // 64
     for start in range(0, permutations, _BLOCK):
         rows = min(_BLOCK, permutations - start)
-        signs = 1.0 - 2.0 * rng.integers(0, 2, size=(rows, n), dtype=np.int8)
-        sums = signs @ differences
+        raw = np.asarray(generator.random_raw(rows * words), dtype="<u8").reshape(rows, words)
+        flipped = np.unpackbits(raw.view(np.uint8), axis=1, count=n, bitorder="little")
+        sums = total[None, :] - 2.0 * (flipped.astype(np.float64) @ differences)
         extreme += (np.abs(sums) >= threshold[None, :]).sum(axis=0)
     return ((extreme + 1) / (permutations + 1)).tolist(), False
 
@@ -129,9 +166,14 @@ def bootstrap_interval(
         drawn = rng.integers(0, n, size=(rows, n))
         # how often each query was drawn, per resample: a matrix product then
         # gives every pair's resampled sums at once
-        counts = np.zeros((rows, n), dtype=np.float64)
-        flat = (drawn + (np.arange(rows) * n)[:, None]).ravel()
-        counts.ravel()[:] = np.bincount(flat, minlength=rows * n)
+        counts = np.empty((rows, n), dtype=np.float64)
+        # counted a few rows at a time: bincount's output then stays in cache
+        for first in range(0, rows, _COUNT_ROWS):
+            part = drawn[first : first + _COUNT_ROWS]
+            flat = (part + (np.arange(part.shape[0]) * n)[:, None]).ravel()
+            counts[first : first + part.shape[0]].ravel()[:] = np.bincount(
+                flat, minlength=part.size
+            )
         means[start : start + rows] = (counts @ differences) / n
     low = np.percentile(means, 2.5, axis=0)
     high = np.percentile(means, 97.5, axis=0)

@@ -27,7 +27,8 @@ from typing import Final, Literal
 import numpy as np
 import numpy.typing as npt
 
-from judgepool.core.bounds import GainLevels, HoleQuery, TopK, query_problem, ratio_ranges
+from judgepool.core.bound_tables import BoundsArrays, HoleTable
+from judgepool.core.bounds import GainLevels, TopK, bound_arrays
 from judgepool.core.contract import Contract
 from judgepool.core.errors import ContractError
 from judgepool.core.significance import (
@@ -35,17 +36,20 @@ from judgepool.core.significance import (
     adjust,
     bootstrap_interval,
     effect_size,
+    import_scipy_in_background,
     mean_interval,
     paired_t,
     sign_flip,
 )
-from judgepool.core.types import Evaluation, Judgments
+from judgepool.core.types import Evaluation, Judgments, QueryResult
 
 F64 = npt.NDArray[np.float64]
 Verdict = Literal["settled", "could flip", "tied"]
 # a bound within this of 0 is 0: the same mean summed two ways may differ in
 # its last bits, and a verdict must not rest on them
 ZERO_TOLERANCE: Final = 1e-12
+# cells of one table of holes (see `_bounds`): 4 M float64, 32 MB an array
+_TABLE_CELLS: Final = 4_000_000
 
 
 @dataclass(frozen=True)
@@ -102,16 +106,25 @@ class ComparisonReport:
     per_query_diffs: dict[tuple[str, str], tuple[float, ...]] = field(default_factory=dict)
 
 
+def _records(evaluation: Evaluation) -> dict[str, QueryResult]:
+    """Each query's record, as `Evaluation.query` finds it (the first), but
+    found in constant time: a comparison looks up every query of every run."""
+    records: dict[str, QueryResult] = {}
+    for record in evaluation.per_query:
+        records.setdefault(record.query_id, record)
+    return records
+
+
 def population(runs: Sequence[RunInput]) -> tuple[list[str], dict[str, str]]:
     """The queries scored for every run (sorted), and why each other judged
     query is left out."""
     judged = sorted({r.query_id for run in runs for r in run.evaluation.per_query})
+    indexed = [(run, _records(run.evaluation)) for run in runs]
     left_out: dict[str, str] = {}
     for query_id in judged:
-        for run in runs:
-            try:
-                record = run.evaluation.query(query_id)
-            except KeyError:
+        for run, records in indexed:
+            record = records.get(query_id)
+            if record is None:
                 left_out[query_id] = f"not judged for {run.name}"
                 break
             if record.ndcg is None:
@@ -150,17 +163,15 @@ def compare(
     """Compare ``runs`` (at least two) pair by pair (indices into ``runs``)."""
     if len(runs) < 2:
         raise ContractError("compare needs at least two runs")
+    # the t distribution's import (about half a second) runs while the bounds
+    # are computed: the statistics come after them
+    import_scipy_in_background()
     queries, left_out = population(runs)
+    records = [_records(run.evaluation) for run in runs]
     ndcg = np.array(
-        [[run.evaluation.query(q).ndcg for q in queries] for run in runs], dtype=np.float64
+        [[index[q].ndcg for q in queries] for index in records], dtype=np.float64
     ).reshape(len(runs), len(queries))
     differences = np.stack([ndcg[a] - ndcg[b] for a, b in pairs], axis=1)
-    t_p = paired_t(differences)
-    effects = effect_size(differences)
-    flip_p, exact = sign_flip(differences, permutations, seed)
-    intervals = bootstrap_interval(differences, bootstrap, seed)
-    t_adjusted = adjust(list(t_p), correction)
-    flip_adjusted = adjust(list(flip_p), correction)
 
     bounds_note: str | None = None
     run_bounds: list[tuple[float, float] | None] = [None] * len(runs)
@@ -174,8 +185,14 @@ def compare(
     elif queries:
         if contract.unjudged == "condense":
             bounds_note = "bounds computed as under unjudged=zero (the documents keep their places)"
-        run_bounds = _run_bounds(runs, queries, judgments, contract)
-        pair_bounds, pair_holes = _pair_bounds(runs, pairs, queries, judgments, contract)
+        run_bounds, pair_bounds, pair_holes = _bounds(runs, pairs, queries, judgments, contract)
+
+    t_p = paired_t(differences)
+    effects = effect_size(differences)
+    flip_p, exact = sign_flip(differences, permutations, seed)
+    intervals = bootstrap_interval(differences, bootstrap, seed)
+    t_adjusted = adjust(list(t_p), correction)
+    flip_adjusted = adjust(list(flip_p), correction)
 
     run_stats = tuple(
         RunStats(
@@ -183,7 +200,7 @@ def compare(
             ndcg=float(ndcg[i].mean()) if queries else None,
             ci=mean_interval(ndcg[i]),
             bounds=run_bounds[i],
-            unjudged_at_k=sum(run.evaluation.query(q).unjudged_at_k for q in queries),
+            unjudged_at_k=sum(records[i][q].unjudged_at_k for q in queries),
         )
         for i, run in enumerate(runs)
     )
@@ -229,48 +246,61 @@ def compare(
     )
 
 
-def _solve(problems: list[HoleQuery], contract: Contract) -> tuple[F64, F64]:
-    low, high = ratio_ranges(problems, GainLevels.of(contract), contract.k)
+def _solve(problems: BoundsArrays, contract: Contract) -> tuple[F64, F64]:
+    low, high = bound_arrays(
+        problems.constants,
+        problems.coefficients,
+        problems.holes,
+        problems.judged,
+        problems.zero_values,
+        GainLevels.of(contract),
+        contract.k,
+    )
     return _snap(low), _snap(high)
 
 
-def _run_bounds(
-    runs: Sequence[RunInput], queries: Sequence[str], judgments: Judgments, contract: Contract
-) -> list[tuple[float, float] | None]:
-    result: list[tuple[float, float] | None] = []
-    for run in runs:
-        problems = []
-        for query_id in queries:
-            others = [(0.0, other.top.get(query_id, ())) for other in runs if other is not run]
-            lists = [(1.0, run.top.get(query_id, ())), *others]
-            problems.append(query_problem(lists, dict(judgments[query_id]), contract))
-        low, high = _solve(problems, contract)
-        result.append((float(low.mean()), float(high.mean())))
-    return result
+def _longest(runs: Sequence[RunInput]) -> int:
+    return max((max(map(len, run.top.values()), default=0) for run in runs), default=0)
 
 
-def _pair_bounds(
+def _bounds(
     runs: Sequence[RunInput],
     pairs: Sequence[tuple[int, int]],
     queries: Sequence[str],
     judgments: Judgments,
     contract: Contract,
-) -> tuple[list[tuple[float, float] | None], list[int]]:
-    bounds: list[tuple[float, float] | None] = []
-    holes: list[int] = []
-    for a, b in pairs:
-        problems = []
-        count = 0
-        for query_id in queries:
-            top_a = runs[a].top.get(query_id, ())
-            top_b = runs[b].top.get(query_id, ())
-            problem = query_problem(
-                [(1.0, top_a), (-1.0, top_b)], dict(judgments[query_id]), contract
-            )
-            count += len(problem.coefficients)
-            problems.append(problem)
-        low, high = _solve(problems, contract)
-        means = _snap(np.array([low.mean(), high.mean()]))
-        bounds.append((float(means[0]), float(means[1])))
-        holes.append(count)
-    return bounds, holes
+) -> tuple[list[tuple[float, float] | None], list[tuple[float, float] | None], list[int]]:
+    """Each run's bounds (over every compared run's holes), each pair's bounds
+    (over its two runs' holes) and each pair's number of holes."""
+    gains = GainLevels.of(contract).gains
+    tops = [run.top for run in runs]
+    # queries are independent: a table at a time, of a size that keeps its
+    # arrays (queries × runs × holes of the union, at most runs × k) small
+    widest = len(runs) * len(runs) * min(contract.k, max(_longest(runs), 1))
+    step = max(1, _TABLE_CELLS // widest)
+    run_lows: list[list[F64]] = [[] for _ in runs]
+    run_highs: list[list[F64]] = [[] for _ in runs]
+    pair_lows: list[list[F64]] = [[] for _ in pairs]
+    pair_highs: list[list[F64]] = [[] for _ in pairs]
+    holes = [0] * len(pairs)
+    for start in range(0, len(queries), step):
+        table = HoleTable.build(tops, queries[start : start + step], judgments, contract, gains)
+        for r in range(len(runs)):
+            low, high = _solve(table.run(r), contract)
+            run_lows[r].append(low)
+            run_highs[r].append(high)
+        for p, (a, b) in enumerate(pairs):
+            problems = table.pair(a, b)
+            low, high = _solve(problems, contract)
+            pair_lows[p].append(low)
+            pair_highs[p].append(high)
+            holes[p] += int(problems.holes.sum())
+    run_bounds: list[tuple[float, float] | None] = [
+        (float(np.concatenate(lows).mean()), float(np.concatenate(highs).mean()))
+        for lows, highs in zip(run_lows, run_highs, strict=True)
+    ]
+    pair_bounds: list[tuple[float, float] | None] = []
+    for lows, highs in zip(pair_lows, pair_highs, strict=True):
+        means = _snap(np.array([np.concatenate(lows).mean(), np.concatenate(highs).mean()]))
+        pair_bounds.append((float(means[0]), float(means[1])))
+    return run_bounds, pair_bounds, holes
