@@ -95,13 +95,27 @@ def test_the_table_gives_query_problems_answers_bit_for_bit(seed: int) -> None:
         assert_same_bits(got_low, low)
         assert_same_bits(got_high, high)
     for a, b in itertools.permutations(range(len(tops)), 2):
-        lists_of = [[(1.0, tops[a].get(q, ())), (-1.0, tops[b].get(q, ()))] for q in queries]
+        # a pair's problem: its two lists, every other run's with sign 0
+        others = [r for r in range(len(tops)) if r not in (a, b)]
+        lists_of = [
+            [
+                (1.0, tops[a].get(q, ())),
+                (-1.0, tops[b].get(q, ())),
+                *((0.0, tops[r].get(q, ())) for r in others),
+            ]
+            for q in queries
+        ]
         low, high, holes = reference(lists_of, queries, judgments, contract)
         arrays = table.pair(a, b)
         got_low, got_high = solve(arrays, contract)
         assert_same_bits(got_low, low)
         assert_same_bits(got_high, high)
         assert arrays.holes.tolist() == holes
+        own = [
+            len({d for r in (a, b) for d, g in tops[r].get(q, ())[: contract.k] if g is None})
+            for q in queries
+        ]
+        assert table.own_holes(a, b).tolist() == own
 
 
 def repeated_rows(seed: int) -> BoundsArrays:

@@ -48,12 +48,19 @@ def test_a_pair_that_cannot_flip_is_not_open_and_a_close_one_is() -> None:
 
 
 def test_holes_that_can_move_an_open_pair_come_before_those_that_cannot() -> None:
-    # pairs: a against b only; c's own hole z cannot change that comparison
-    judged = {"q": {"r": 2}}
-    tops = [{"q": (("r", 2), ("x", None))}, {"q": (("y", None), ("r", 2))}, {"q": (("z", None),)}]
-    settle = SettleState(["a", "b", "c"], tops, judged, CONTRACT, ["q"], [(0, 1)])
+    # pairs: a against b only. c's hole w, on q where a and b differ, can move
+    # the pair (judged, it rescales q's difference, and so the mean's); c's hole
+    # z, on q2 where a and b return the same list, cannot: q2's difference is 0
+    # whatever z's grade
+    judged = {"q": {"r": 2}, "q2": {"s": 1}}
+    tops = [
+        {"q": (("r", 2), ("x", None)), "q2": (("s", 1),)},
+        {"q": (("y", None), ("r", 2)), "q2": (("s", 1),)},
+        {"q": (("w", None),), "q2": (("z", None),)},
+    ]
+    settle = SettleState(["a", "b", "c"], tops, judged, CONTRACT, ["q", "q2"], [(0, 1)])
     ranked = settle.priorities()
-    assert {h.doc_id for h, score in ranked if score > 0} == {"x", "y"}
+    assert {h.doc_id for h, score in ranked if score > 0} == {"x", "y", "w"}
     assert ranked[-1][0].doc_id == "z" and ranked[-1][1] == 0.0
     assert [score for _, score in ranked] == sorted((s for _, s in ranked), reverse=True)
 

@@ -153,9 +153,11 @@ def test_bounds_and_verdicts_hold_over_every_assignment(
     queries = list(result.population)
     if not queries:
         return
-    pair_holes = holes_of(inputs[:2], queries, contract.k)
-    if len(pair_holes) <= 5:
-        low, high = brute_range(lines[:2], [1.0, -1.0], pair_holes, judgments, contract, queries)
+    # every compared run's holes: a third run's, judged, rescales the pair's
+    # per-query differences and can move the mean's sign
+    all_holes = holes_of(inputs, queries, contract.k)
+    if len(all_holes) <= 5:
+        low, high = brute_range(lines[:2], [1.0, -1.0], all_holes, judgments, contract, queries)
         bounds = result.pairs[0].diff_bounds
         assert bounds is not None
         assert bounds[0] == pytest.approx(low, abs=1e-9) and bounds[1] == pytest.approx(
@@ -163,8 +165,7 @@ def test_bounds_and_verdicts_hold_over_every_assignment(
         )
         if result.pairs[0].verdict == "settled":
             assert (low > 0) or (high < 0)  # never contradicted by any assignment
-    all_holes = holes_of(inputs, queries, contract.k)
-    if len(all_holes) <= 5:
+        assert result.pairs[0].holes == len(holes_of(inputs[:2], queries, contract.k))
         for index, run in enumerate(lines):
             low, high = brute_range([run], [1.0], all_holes, judgments, contract, queries)
             bounds = result.runs[index].bounds

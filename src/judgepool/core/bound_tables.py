@@ -145,27 +145,29 @@ class HoleTable:
         )
 
     def pair(self, a: int, b: int) -> BoundsArrays:
-        """The problems of nDCG(a) − nDCG(b): over the holes of a and b only."""
+        """The problems of nDCG(a) − nDCG(b): over the holes of every compared
+        run. A hole neither a nor b returned has coefficient 0 but joins the
+        query's ideal when judged; that rescales the query's difference, and
+        rescaling the queries unequally can change the sign of the mean."""
         count, _, k = self.terms.shape
         constants = np.zeros(count, dtype=np.float64)
         for r, sign in ((a, 1.0), (b, -1.0)):
             for i in range(k):
                 step = constants + sign * self.terms[:, r, i]
                 constants = np.where(self.judged_at[:, r, i], step, constants)
-        present = self.present[:, a, :] | self.present[:, b, :]
-        differences = self.coefficient[:, a, :] - self.coefficient[:, b, :]
-        # the pair's holes first, in column order: `bound_arrays` reads a row's
-        # first ``holes`` columns
-        order = np.argsort(~present, axis=1, kind="stable")
-        coefficients = np.take_along_axis(differences, order, axis=1)
         zero = 0.0 if not math.isnan(self.policy) else math.nan
         return BoundsArrays(
             constants,
-            coefficients,
-            present.sum(axis=1).astype(np.int64),
+            self.coefficient[:, a, :] - self.coefficient[:, b, :],
+            self.union.copy(),
             self.judged,
             np.full(count, zero),
         )
+
+    def own_holes(self, a: int, b: int) -> I64:
+        """Per query, the holes that run a or run b returned."""
+        counts: I64 = (self.present[:, a, :] | self.present[:, b, :]).sum(axis=1).astype(np.int64)
+        return counts
 
 
 def _judged_counts(

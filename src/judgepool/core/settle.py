@@ -163,7 +163,10 @@ class SettleState:
         def view(run: int) -> TopK:
             return [(d, judged.get(d) if g is None else g) for d, g in self.tops[run][query]]
 
-        return query_problem([(1.0, view(a)), (-1.0, view(b))], judged, self.contract)
+        # every other run's holes too, at coefficient 0: judged, they join the
+        # ideal and can move the pair's mean difference (see core.verdicts)
+        others = [(0.0, view(r)) for r in range(len(self.tops)) if r not in (a, b)]
+        return query_problem([(1.0, view(a)), (-1.0, view(b)), *others], judged, self.contract)
 
     def _bounds(self, a: int, b: int, queries: Sequence[str]) -> tuple[list[float], list[float]]:
         problems = [self._problem(a, b, q, {}) for q in queries]
@@ -285,9 +288,9 @@ class SettleState:
         prior = self.prior
         for hole_index, hole in enumerate(holes):
             for column, pair_index in enumerate(open_pairs):
+                # a hole neither run returned counts too: judged, it rescales
+                # its query's difference (see core.verdicts)
                 pair = self.pairs[pair_index]
-                if not {self.names[pair.a], self.names[pair.b]}.intersection(hole.runs):
-                    continue  # neither run returned it in its top k
                 new_low, new_high = self._bounds_if_judged(pair_index, hole)
                 if pair.leader_is_a:
                     moved = new_low - pair.low[hole.query_id]

@@ -9,13 +9,15 @@ bounds under the unjudged documents, and per pair the paired statistics of
 `judgepool.core.bounds` with a verdict. Definitions: docs/evaluation-contract.md,
 "Comparing runs" and "Bounds for unjudged documents".
 
-Whose holes count. A pair's bounds range over the holes of its two runs (the
-contract's definition). A run's own bounds range over the holes of every run
-compared: a document another run found and nobody judged can join the
-universe and lower this run's nDCG, so the honest range of a run's mean,
-"whatever the unjudged documents turn out to be", includes them. (A third
-run's holes never change the sign of a difference: they enter both runs'
-ideal alike, scaling the difference, so the verdicts do not depend on it.)
+Whose holes count: every compared run's, for a run's bounds and for a
+pair's. A document another run found and nobody judged can join the universe
+once judged: it lowers this run's nDCG, and for a pair it enters the query's
+ideal, which rescales that query's difference without changing its sign. But
+the queries are rescaled unequally, so the sign of the *mean* difference can
+change: a pair bounded over its own two runs' holes only could be called
+settled and then flip when a third run's hole is judged. "Settled" means
+whatever grades any unjudged document of the comparison gets. A pair's
+``holes`` still counts the documents its own two runs returned.
 """
 
 from __future__ import annotations
@@ -270,8 +272,8 @@ def _bounds(
     judgments: Judgments,
     contract: Contract,
 ) -> tuple[list[tuple[float, float] | None], list[tuple[float, float] | None], list[int]]:
-    """Each run's bounds (over every compared run's holes), each pair's bounds
-    (over its two runs' holes) and each pair's number of holes."""
+    """Each run's and each pair's bounds (over every compared run's holes), and
+    each pair's number of holes (those its two runs returned)."""
     gains = GainLevels.of(contract).gains
     tops = [run.top for run in runs]
     # queries are independent: a table at a time, of a size that keeps its
@@ -294,7 +296,7 @@ def _bounds(
             low, high = _solve(problems, contract)
             pair_lows[p].append(low)
             pair_highs[p].append(high)
-            holes[p] += int(problems.holes.sum())
+            holes[p] += int(table.own_holes(a, b).sum())
     run_bounds: list[tuple[float, float] | None] = [
         (float(np.concatenate(lows).mean()), float(np.concatenate(highs).mean()))
         for lows, highs in zip(run_lows, run_highs, strict=True)
