@@ -29,6 +29,7 @@ from judgepool.formats.trec import read_run
 from judgepool.store.open_files import refuse_workspace_file
 
 if TYPE_CHECKING:
+    from judgepool.core.bounds import TopK
     from judgepool.formats.fast_run import RunColumns
     from judgepool.store.workspace import Workspace
 
@@ -89,24 +90,66 @@ def score_run(
     hold it to the reference) and is the one for large runs. A run without
     a line is refused: it would score 0 (or nothing) without a word.
     """
+    scored, _ = _score(source, judgments, qrels_digest, contract, engine, on_progress, False)
+    return scored
+
+
+def score_run_with_tops(
+    source: RunSource,
+    judgments: Judgments,
+    qrels_digest: str,
+    contract: Contract,
+    *,
+    engine: str = "fast",
+    on_progress: StageCallback = no_stage,
+) -> tuple[ScoredRun, dict[str, TopK]]:
+    """`score_run`, and the run's top k of every judged query it returned
+    (`judgepool.core.bounds.TopK`: what ``compare`` and ``holes`` read). Both
+    engines give the same lists."""
+    scored, tops = _score(source, judgments, qrels_digest, contract, engine, on_progress, True)
+    assert tops is not None
+    return scored, tops
+
+
+def _score(
+    source: RunSource,
+    judgments: Judgments,
+    qrels_digest: str,
+    contract: Contract,
+    engine: str,
+    on_progress: StageCallback,
+    with_tops: bool,
+) -> tuple[ScoredRun, dict[str, TopK] | None]:
+    """The one place that picks the engine."""
     name = source.name
     if engine not in ENGINES:
         raise ValueError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
     on_progress(f"reading {name}")
+    tops: dict[str, TopK] | None = None
     if engine == "fast":
-        from judgepool.core.fast import evaluate_columns
+        from judgepool.core.fast import evaluate_columns, evaluate_columns_with_tops
 
         columns = source.columns()
         _refuse_empty(len(columns), name)
         on_progress(f"scoring {name}")
-        evaluation = evaluate_columns(columns, judgments, contract, source=name)
+        if with_tops:
+            evaluation, tops = evaluate_columns_with_tops(
+                columns, judgments, contract, source=name
+            )
+        else:
+            evaluation = evaluate_columns(columns, judgments, contract, source=name)
         digest = columns.digest
     else:
         entries, digest = source.entries()
         _refuse_empty(len(entries), name)
         on_progress(f"scoring {name}")
-        evaluation = evaluate(group_by_query(entries), judgments, contract, source=name)
-    return ScoredRun(name, evaluation, qrels_digest, digest, engine)
+        grouped = group_by_query(entries)
+        evaluation = evaluate(grouped, judgments, contract, source=name)
+        if with_tops:
+            from judgepool.core.top_k import reference_tops
+
+            tops = reference_tops(grouped, judgments, contract)
+    return ScoredRun(name, evaluation, qrels_digest, digest, engine), tops
 
 
 def _refuse_empty(lines: int, name: str) -> None:

@@ -35,7 +35,7 @@ only over per-query values and small sets of rows, one module per step:
 """
 
 from judgepool.core.arrow import arrow_strings
-from judgepool.core.fast.engine import evaluate_columns
+from judgepool.core.fast.engine import evaluate_columns, evaluate_columns_with_tops
 from judgepool.core.fast.run import ColumnarRun
 
-__all__ = ["ColumnarRun", "arrow_strings", "evaluate_columns"]
+__all__ = ["ColumnarRun", "arrow_strings", "evaluate_columns", "evaluate_columns_with_tops"]

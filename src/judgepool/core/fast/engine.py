@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from judgepool.core.aggregate import ReturnedScores, evaluate_returned
+from judgepool.core.bounds import TopK
 from judgepool.core.contract import Contract
 from judgepool.core.errors import DuplicateEntry
 from judgepool.core.fast.duplicates import find_duplicates
@@ -14,6 +15,7 @@ from judgepool.core.fast.judged import Matched
 from judgepool.core.fast.matching import find_judged_lines
 from judgepool.core.fast.run import ColumnarRun
 from judgepool.core.fast.scoring import score_queries
+from judgepool.core.fast.top import fast_tops
 from judgepool.core.types import Evaluation, Judgments
 
 
@@ -37,6 +39,9 @@ class _FastQueries:
     def score(self) -> ReturnedScores:
         return score_queries(self._matched, self._judgments, self._contract)
 
+    def tops(self) -> dict[str, TopK]:
+        return fast_tops(self._matched, self._contract.k)
+
 
 def evaluate_columns(
     columns: ColumnarRun,
@@ -53,3 +58,17 @@ def evaluate_columns(
     return evaluate_returned(
         _FastQueries(indexed, judgments, contract), judgments, contract, source
     )
+
+
+def evaluate_columns_with_tops(
+    columns: ColumnarRun,
+    judgments: Judgments,
+    contract: Contract,
+    source: str | None = None,
+) -> tuple[Evaluation, dict[str, TopK]]:
+    """`evaluate_columns`, and the top k of every judged query the run returned
+    (`judgepool.core.fast.top.fast_tops`), from the same matched run."""
+    indexed = index_run(columns, judgments, contract)
+    queries = _FastQueries(indexed, judgments, contract)
+    evaluation = evaluate_returned(queries, judgments, contract, source)
+    return evaluation, queries.tops()

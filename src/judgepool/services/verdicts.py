@@ -1,0 +1,263 @@
+"""Comparing runs, and the unjudged documents that stand between them and a
+verdict: the use cases behind ``judgepool compare`` and ``judgepool holes``.
+
+Each run is read and scored once, by either engine (`scoring.score_run_with_tops`
+gives its evaluation and its top k per judged query), and handed to the core:
+`judgepool.core.verdicts.compare` for the statistics, bounds and verdicts,
+`judgepool.core.settle` for the holes and their order. The judgments are the
+caller's: a qrels file, or a workspace's under its consensus rule.
+
+A comparison's fingerprint is the contract's (`Contract.fingerprint`) over the
+qrels digest and one digest of the runs: sha256 over the runs' own digests in
+the order given. Equal fingerprints mean the same runs, in the same order,
+compared under the same contract on the same judgments.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Final, Literal
+
+from judgepool.core.bounds import TopK
+from judgepool.core.contract import Contract
+from judgepool.core.errors import ContractError
+from judgepool.core.progress import StageCallback, no_stage
+from judgepool.core.scored_run import ScoredRun
+from judgepool.core.settle import Hole, SettleState, depth_order
+from judgepool.core.significance import Correction
+from judgepool.core.types import Judgments
+from judgepool.core.verdicts import ComparisonReport, RunInput, compare, population
+from judgepool.services.scoring import RunSource, score_run_with_tops
+
+HoleOrder = Literal["settle", "depth"]
+HOLE_ORDERS: Final = ("settle", "depth")
+
+
+@dataclass(frozen=True)
+class ComparedRuns:
+    """A comparison with what traces it: the qrels digest and the runs' digests."""
+
+    report: ComparisonReport
+    qrels_digest: str
+    run_digests: tuple[str, ...]
+    # seconds spent reading and scoring the runs (with their top k), and comparing
+    timings: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def contract(self) -> Contract:
+        return self.report.contract
+
+    @property
+    def fingerprint(self) -> str:
+        return self.contract.fingerprint(self.qrels_digest, runs_digest(self.run_digests))
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON of ``compare --format json`` (docs/evaluation-contract.md,
+        "Comparing runs")."""
+        report = self.report
+        return {
+            "contract": self.contract.to_dict(),
+            "qrels_digest": self.qrels_digest,
+            "fingerprint": self.fingerprint,
+            "population": {
+                "queries": len(report.population),
+                "left_out": [
+                    {"query_id": query_id, "reason": reason}
+                    for query_id, reason in sorted(report.left_out.items())
+                ],
+            },
+            "runs": [
+                {
+                    "run": run.run,
+                    "ndcg": run.ndcg,
+                    "ci": _pair_list(run.ci),
+                    "bounds": _pair_list(run.bounds),
+                    "unjudged_at_k": run.unjudged_at_k,
+                }
+                for run in report.runs
+            ],
+            "pairs": [
+                {
+                    "a": pair.a,
+                    "b": pair.b,
+                    "mean_diff": pair.mean_diff,
+                    "wins": pair.wins,
+                    "ties": pair.ties,
+                    "losses": pair.losses,
+                    "t_p": pair.t_p,
+                    "randomization_p": pair.randomization_p,
+                    "bootstrap_ci": _pair_list(pair.bootstrap_ci),
+                    "effect_size": pair.effect_size,
+                    "t_p_adjusted": pair.t_p_adjusted,
+                    "randomization_p_adjusted": pair.randomization_p_adjusted,
+                    "diff_bounds": _pair_list(pair.diff_bounds),
+                    "verdict": pair.verdict,
+                }
+                for pair in report.pairs
+            ],
+            "correction": report.correction,
+            "permutations": report.permutations,
+            "bootstrap": report.bootstrap,
+            "seed": report.seed,
+        }
+
+
+def _pair_list(values: tuple[float, float] | None) -> list[float] | None:
+    return None if values is None else [values[0], values[1]]
+
+
+def runs_digest(digests: Sequence[str]) -> str:
+    """One digest of several runs, in order."""
+    return hashlib.sha256(json.dumps(list(digests)).encode("utf-8")).hexdigest()
+
+
+def comparison_pairs(names: Sequence[str], baseline: str | None) -> list[tuple[int, int]]:
+    """Every pair of runs (in the order given), or with a baseline every
+    (run, baseline) pair: the baseline is always B, so a positive difference
+    means the run beats it."""
+    if baseline is None:
+        return list(itertools.combinations(range(len(names)), 2))
+    if baseline not in names:
+        raise ContractError(
+            f"--baseline {baseline!r} is not one of the runs compared "
+            f"({', '.join(repr(n) for n in names)}); name one of them"
+        )
+    base = names.index(baseline)
+    return [(index, base) for index in range(len(names)) if index != base]
+
+
+def check_names(names: Sequence[str], least: int, command: str) -> None:
+    """Refuse fewer runs than ``least``, or a run named twice."""
+    if len(names) < least:
+        given = f"{len(names)} given" if names else "none given"
+        runs = "run" if least == 1 else "runs"
+        raise ContractError(f"{command} needs at least {least} {runs}; {given}")
+    seen: set[str] = set()
+    for name in names:
+        if name in seen:
+            raise ContractError(
+                f"the run {name!r} is named twice; name each run once"
+            )
+        seen.add(name)
+
+
+def read_runs(
+    sources: Sequence[RunSource],
+    judgments: Judgments,
+    qrels_digest: str,
+    contract: Contract,
+    engine: str,
+    on_progress: StageCallback,
+) -> list[tuple[ScoredRun, dict[str, TopK]]]:
+    """Every run scored, with its top k per judged query."""
+    results = []
+    for number, source in enumerate(sources, start=1):
+        prefix = f"[{number}/{len(sources)}] " if len(sources) > 1 else ""
+
+        def report(stage: str, prefix: str = prefix) -> None:
+            on_progress(prefix + stage)
+
+        results.append(
+            score_run_with_tops(
+                source, judgments, qrels_digest, contract, engine=engine, on_progress=report
+            )
+        )
+    return results
+
+
+def compare_runs(
+    sources: Sequence[RunSource],
+    judgments: Judgments,
+    qrels_digest: str,
+    contract: Contract,
+    *,
+    baseline: str | None = None,
+    correction: Correction = "holm",
+    permutations: int = 10_000,
+    bootstrap: int = 10_000,
+    seed: int = 0,
+    engine: str = "fast",
+    on_progress: StageCallback = no_stage,
+) -> ComparedRuns:
+    """Compare the runs of ``sources`` (two or more, distinct names): every
+    pair, or every run with ``baseline``."""
+    names = [source.name for source in sources]
+    check_names(names, 2, "compare")
+    pairs = comparison_pairs(names, baseline)
+    started = time.perf_counter()
+    scored = read_runs(sources, judgments, qrels_digest, contract, engine, on_progress)
+    read_done = time.perf_counter()
+    on_progress("comparing")
+    inputs = [RunInput(run.run, run.evaluation, top) for run, top in scored]
+    report = compare(
+        inputs,
+        judgments,
+        contract,
+        pairs,
+        permutations=permutations,
+        bootstrap=bootstrap,
+        seed=seed,
+        correction=correction,
+    )
+    timings = {"scoring": read_done - started, "comparing": time.perf_counter() - read_done}
+    digests = tuple(run.run_digest for run, _ in scored)
+    return ComparedRuns(report, qrels_digest, digests, timings)
+
+
+@dataclass(frozen=True)
+class RankedHole:
+    """One unjudged document in the order asked for, with that order's score."""
+
+    hole: Hole
+    priority: float
+
+    def to_dict(self) -> dict[str, Any]:
+        """One entry of ``holes --format json`` (docs/product.md)."""
+        return {
+            "query_id": self.hole.query_id,
+            "doc_id": self.hole.doc_id,
+            "runs": list(self.hole.runs),
+            "best_rank": self.hole.best_rank,
+            "priority": self.priority,
+        }
+
+
+def list_holes(
+    sources: Sequence[RunSource],
+    judgments: Judgments,
+    qrels_digest: str,
+    contract: Contract,
+    *,
+    order: HoleOrder = "settle",
+    limit: int | None = None,
+    engine: str = "fast",
+    on_progress: StageCallback = no_stage,
+) -> list[RankedHole]:
+    """The unjudged documents of the runs' top k on the queries scored for
+    every run, best first: ``settle`` (what narrows the comparisons that could
+    still flip most, `core.settle`) or ``depth`` (by rank, round-robin over
+    the runs in the order given). At most ``limit`` of them."""
+    if order not in HOLE_ORDERS:
+        raise ContractError(f"order must be one of {', '.join(HOLE_ORDERS)}, got {order!r}")
+    names = [source.name for source in sources]
+    check_names(names, 1, "holes")
+    scored = read_runs(sources, judgments, qrels_digest, contract, engine, on_progress)
+    on_progress("finding the holes")
+    inputs = [RunInput(run.run, run.evaluation, top) for run, top in scored]
+    queries, _ = population(inputs)
+    tops = [{q: run.top[q] for q in queries if q in run.top} for run in inputs]
+    ranked: list[tuple[Hole, float]]
+    if order == "depth":
+        ranked = depth_order(dict(zip(names, tops, strict=True)), contract.k)
+    else:
+        pairs = list(itertools.combinations(range(len(names)), 2))
+        state = SettleState(names, tops, judgments, contract, queries, pairs)
+        ranked = state.priorities()
+    if limit is not None:
+        ranked = ranked[:limit]
+    return [RankedHole(hole, priority) for hole, priority in ranked]
