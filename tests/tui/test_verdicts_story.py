@@ -13,8 +13,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from textual.pilot import Pilot
-
 from judgepool.services import app_queries
 from judgepool.services.workspace import open_workspace
 from judgepool.tui.screens.audit import AuditScreen
@@ -66,16 +64,19 @@ async def test_holes_settle_queue_grades_and_the_pair_is_settled(tmp_path: Path)
         # grade each hole with its true grade until no pair can flip
         judged: list[tuple[str, str]] = []
         while bar.last is not None and bar.last.open_pairs:
-            current = grade.session.current
+            current, before = grade.session.current, bar.last
             assert current is not None and current not in judged
             await pilot.press(str(true_grade(*current)))
             judged.append(current)
-            await wait_until(
-                pilot,
-                lambda: bar.last is not None and grade.session.current != current
-                or (bar.last is not None and not bar.last.open_pairs),
-                "the next hole",
-            )
+
+            def moved(current: Any = current, before: Any = before) -> bool:
+                # the order was ranked again, and the next hole is shown (if any is needed)
+                last = bar.last
+                return last is not before and (
+                    not last.open_pairs or grade.session.current != current
+                )
+
+            await wait_until(pilot, moved, "the next hole")
             assert len(judged) < 13, "the pair should settle before every hole is judged"
         assert "no pair of 3 can flip" in screen_text(app)
         assert 1 <= len(judged) <= 6
