@@ -140,7 +140,9 @@ def check_names(names: Sequence[str], least: int, command: str) -> None:
     seen: set[str] = set()
     for name in names:
         if name in seen:
-            raise ContractError(f"the run {name!r} is named twice; name each run once")
+            raise ContractError(
+                f"the run {name!r} is named twice; name each run once"
+            )
         seen.add(name)
 
 
