@@ -29,6 +29,8 @@ from judgepool.core.errors import JudgepoolError
 COMMAND_MODULES: dict[str, str] = {
     "score": "score",
     "audit": "score",
+    "compare": "compare",
+    "holes": "holes",
     "init": "workspace",
     "import": "workspace",
     "judge": "workspace",

@@ -21,6 +21,7 @@ from judgepool.core.errors import InputError
 from judgepool.formats.trec import read_qrels
 
 if TYPE_CHECKING:
+    from judgepool.services.scoring import RunSource
     from judgepool.services.workspace import Workspace
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -120,3 +121,16 @@ def judgments_options(func: F) -> F:
     return click.option(
         "--qrels", metavar="FILE", help="Judgments in TREC qrels format (plain or gzip)."
     )(func)
+
+
+def run_sources(judged: Judged, refs: Sequence[str]) -> list[RunSource]:
+    """Each run named: a stored run of the workspace, or a run file."""
+    from judgepool.services.scoring import file_source, stored_source
+
+    sources = []
+    for ref in refs:
+        if stored_or_file(judged, ref) == "stored" and judged.workspace is not None:
+            sources.append(stored_source(judged.workspace, ref))
+        else:
+            sources.append(file_source(ref))
+    return sources

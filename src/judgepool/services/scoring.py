@@ -133,9 +133,7 @@ def _score(
         _refuse_empty(len(columns), name)
         on_progress(f"scoring {name}")
         if with_tops:
-            evaluation, tops = evaluate_columns_with_tops(
-                columns, judgments, contract, source=name
-            )
+            evaluation, tops = evaluate_columns_with_tops(columns, judgments, contract, source=name)
         else:
             evaluation = evaluate_columns(columns, judgments, contract, source=name)
         digest = columns.digest

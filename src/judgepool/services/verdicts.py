@@ -140,9 +140,7 @@ def check_names(names: Sequence[str], least: int, command: str) -> None:
     seen: set[str] = set()
     for name in names:
         if name in seen:
-            raise ContractError(
-                f"the run {name!r} is named twice; name each run once"
-            )
+            raise ContractError(f"the run {name!r} is named twice; name each run once")
         seen.add(name)
 
 
@@ -227,6 +225,16 @@ class RankedHole:
         }
 
 
+@dataclass(frozen=True)
+class HoleListing:
+    """The holes in the order asked for (at most the limit), how many there are
+    in all, and on how many queries they were looked for."""
+
+    holes: tuple[RankedHole, ...]
+    total: int
+    queries: int
+
+
 def list_holes(
     sources: Sequence[RunSource],
     judgments: Judgments,
@@ -237,7 +245,7 @@ def list_holes(
     limit: int | None = None,
     engine: str = "fast",
     on_progress: StageCallback = no_stage,
-) -> list[RankedHole]:
+) -> HoleListing:
     """The unjudged documents of the runs' top k on the queries scored for
     every run, best first: ``settle`` (what narrows the comparisons that could
     still flip most, `core.settle`) or ``depth`` (by rank, round-robin over
@@ -258,6 +266,7 @@ def list_holes(
         pairs = list(itertools.combinations(range(len(names)), 2))
         state = SettleState(names, tops, judgments, contract, queries, pairs)
         ranked = state.priorities()
-    if limit is not None:
-        ranked = ranked[:limit]
-    return [RankedHole(hole, priority) for hole, priority in ranked]
+    shown = ranked if limit is None else ranked[:limit]
+    return HoleListing(
+        tuple(RankedHole(hole, priority) for hole, priority in shown), len(ranked), len(queries)
+    )

@@ -1,0 +1,128 @@
+"""``judgepool holes``: the unjudged documents of the runs' top k, in the order
+worth judging them.
+
+``settle`` puts first what narrows the bounds of the comparisons that could
+still flip the most; ``depth`` is classic pooling (by rank, round-robin over
+the runs). The runs and judgments are read as ``score`` reads them.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+import click
+
+from judgepool.cli import main
+from judgepool.cli.contract_options import build_contract, contract_options
+from judgepool.cli.params import AsciiInteger
+from judgepool.cli.progress import StageProgress
+from judgepool.cli.render import contract_lines, table
+from judgepool.cli.score_inputs import judgments_options, read_judgments, run_refs, run_sources
+from judgepool.display import literal
+from judgepool.services.scoring import ENGINES
+from judgepool.services.verdicts import HOLE_ORDERS, HoleListing, list_holes
+
+
+@main.command()
+@click.argument("runs", nargs=-1, metavar="RUN...")
+@judgments_options
+@contract_options
+@click.option(
+    "--order",
+    type=click.Choice(HOLE_ORDERS),
+    default="settle",
+    show_default=True,
+    help="settle: first the documents whose grade would narrow most the bounds of the "
+    "comparisons that could still flip; depth: classic pooling, by rank, round-robin over "
+    "the runs in the order given.",
+)
+@click.option(
+    "--limit",
+    type=AsciiInteger(1, 2**31 - 1),
+    default=None,
+    help="List at most this many documents (the best first). [default: all]",
+)
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["table", "json"]),
+    default="table",
+    show_default=True,
+    help="table for people; json: an array, best first, of {query_id, doc_id, runs, "
+    "best_rank, priority}.",
+)
+@click.option(
+    "--engine",
+    type=click.Choice(ENGINES),
+    default="fast",
+    show_default=True,
+    help="fast (vectorised) or reference (plain Python): the same lists, for cross-checking.",
+)
+def holes(
+    runs: tuple[str, ...],
+    qrels: str | None,
+    workspace: str | None,
+    consensus: str | None,
+    preset: str | None,
+    order: Any,
+    limit: int | None,
+    output_format: str,
+    engine: str,
+    **options: Any,
+) -> None:
+    """List the unjudged documents ("holes") in the top k of RUN files (or, with
+    --workspace, stored runs by name; every stored run when none is named), on
+    the queries scored for every run, in the order worth judging them.
+    """
+    progress = StageProgress(enabled=sys.stderr.isatty())
+    with progress:
+        progress.update("reading judgments")
+        judged = read_judgments(
+            qrels, workspace, consensus, lambda base: build_contract(base, preset, options)
+        )
+        sources = run_sources(judged, run_refs(judged, runs))
+        listing = list_holes(
+            sources,
+            judged.judgments,
+            judged.digest,
+            judged.contract,
+            order=order,
+            limit=limit,
+            engine=engine,
+            on_progress=progress.update,
+        )
+    if output_format == "json":
+        click.echo(json.dumps([entry.to_dict() for entry in listing.holes], ensure_ascii=False))
+    else:
+        click.echo(render_holes_table(listing, judged.label, order, judged.contract))
+
+
+def render_holes_table(listing: HoleListing, label: str, order: str, contract: Any) -> str:
+    """The holes for people: provenance, counts, then one row per document."""
+    shown = len(listing.holes)
+    out = [
+        f"judgments  {literal(label)}",
+        *contract_lines(contract),
+        f"holes      {listing.total} unjudged documents in the top {contract.k} over "
+        f"{listing.queries} queries; {order} order"
+        + (f", the first {shown} shown" if shown < listing.total else ""),
+        "",
+    ]
+    rows = [
+        [str(place), literal(entry.hole.query_id), literal(entry.hole.doc_id),
+         ", ".join(literal(run) for run in entry.hole.runs), str(entry.hole.best_rank),
+         f"{entry.priority:.4g}"]
+        for place, entry in enumerate(listing.holes, start=1)
+    ]  # fmt: skip
+    out.append(table(["#", "query", "doc", "runs", "best rank", "priority"], rows, 4))
+    out.append("")
+    meaning = (
+        "the share of the remaining way to a verdict that judging it is expected to cover, "
+        "summed over the pairs of runs that could still flip"
+        if order == "settle"
+        else "1 / its place in the round-robin by rank"
+    )
+    out.append(f"best rank: its highest place in any run's top {contract.k}; priority: {meaning}.")
+    return "\n".join(out)

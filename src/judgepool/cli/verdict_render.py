@@ -1,0 +1,278 @@
+"""Renderings of a comparison of runs (``judgepool compare``) for people and papers:
+an aligned table with a legend, a Markdown table, and a LaTeX table in the
+booktabs style. Run names and query IDs pass through `literal` first, and
+LaTeX's special characters are escaped on top of that."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from typing import Final
+
+from judgepool.cli.render import contract_lines, fmt, table
+from judgepool.core.verdicts import ComparisonReport, PairStats
+from judgepool.display import literal
+from judgepool.services.verdicts import ComparedRuns
+
+# left-out queries shown by ID per reason; the rest are counted
+LEFT_OUT_SHOWN: Final = 10
+# an adjusted p-value below this marks a difference as significant (LaTeX superscripts)
+ALPHA: Final = 0.05
+
+
+def interval(values: tuple[float, float] | None, places: int = 4) -> str:
+    """``[lo, hi]``, or ``-`` when not defined."""
+    return "-" if values is None else f"[{values[0]:.{places}f}, {values[1]:.{places}f}]"
+
+
+def pvalue(value: float | None) -> str:
+    """A p-value: 4 decimals, or scientific notation when smaller than 0.0001."""
+    if value is None:
+        return "-"
+    return f"{value:.1e}" if 0 < value < 1e-4 else f"{value:.4f}"
+
+
+def population_lines(report: ComparisonReport) -> list[str]:
+    """How many queries are compared, and which were left out and why (by
+    reason, the IDs condensed when many)."""
+    lines = [f"population {len(report.population)} queries, scored for every run (paired)"]
+    if report.left_out:
+        by_reason: dict[str, list[str]] = defaultdict(list)
+        for query_id, reason in sorted(report.left_out.items()):
+            by_reason[reason].append(query_id)
+        lines.append(f"left out   {len(report.left_out)} queries:")
+        for reason, queries in sorted(by_reason.items()):
+            shown = ", ".join(literal(q) for q in queries[:LEFT_OUT_SHOWN])
+            more = (
+                f" … and {len(queries) - LEFT_OUT_SHOWN} more"
+                if len(queries) > LEFT_OUT_SHOWN
+                else ""
+            )
+            lines.append(f"  {literal(reason)} ({len(queries)}): {shown}{more}")
+    if report.bounds_note:
+        lines.append(f"bounds     {report.bounds_note}")
+    return lines
+
+
+def run_keys(report: ComparisonReport) -> dict[str, str]:
+    """A short key per run (a, b, …, then r27, r28, …) for the pairs' columns."""
+    return {
+        run.run: chr(ord("a") + i) if i < 26 else f"r{i + 1}" for i, run in enumerate(report.runs)
+    }
+
+
+def _randomization_note(report: ComparisonReport) -> str:
+    exact = any(pair.randomization_exact for pair in report.pairs)
+    if exact:
+        return "every sign assignment enumerated (exact)"
+    return f"{report.permutations} random sign assignments, seed {report.seed}"
+
+
+def render_compare_table(compared: ComparedRuns, qrels_label: str) -> str:
+    """The comparison for people: provenance, population, runs, pairs, legend."""
+    report = compared.report
+    k = report.contract.k
+    out = [
+        f"judgments  {literal(qrels_label)}  (qrels digest {compared.qrels_digest[:12]})",
+        *contract_lines(report.contract),
+        f"fingerprint {compared.fingerprint[:16]}",
+        *population_lines(report),
+        "",
+    ]
+    keys = run_keys(report)
+    run_rows = [
+        [keys[run.run], literal(run.run), fmt(run.ndcg), interval(run.ci), interval(run.bounds),
+         str(run.unjudged_at_k)]
+        for run in report.runs
+    ]  # fmt: skip
+    out.append(table(["", "run", f"nDCG@{k}", "95% CI", "bounds", f"unjudged@{k}"], run_rows, 2))
+    out.append("")
+    pair_rows = [
+        [keys[p.a], keys[p.b], fmt(p.mean_diff), f"{p.wins}/{p.ties}/{p.losses}",
+         pvalue(p.t_p), pvalue(p.t_p_adjusted), pvalue(p.randomization_p),
+         pvalue(p.randomization_p_adjusted), interval(p.bootstrap_ci), fmt(p.effect_size, 3),
+         interval(p.diff_bounds), p.verdict or "-", str(p.holes)]
+        for p in report.pairs
+    ]  # fmt: skip
+    header = ["A", "B", "diff", "W/T/L", "t p", "t p adj", "rand p", "rand p adj",
+              "bootstrap 95% CI", "effect", "diff bounds", "verdict", "holes"]  # fmt: skip
+    out.append(table(header, pair_rows, numeric_from=2))
+    out.append("")
+    out.extend(_legend(report))
+    return "\n".join(out)
+
+
+def _legend(report: ComparisonReport) -> list[str]:
+    k = report.contract.k
+    correction = {
+        "holm": "Holm's step-down correction (family-wise error)",
+        "bh": "Benjamini-Hochberg (false discovery rate)",
+        "none": "no correction (adjusted = raw)",
+    }[report.correction]
+    return [
+        "What the columns mean (A and B: the runs' keys in the first column above):",
+        f"  nDCG@{k}       the mean nDCG@{k} of the run over the queries of the population.",
+        "  95% CI        the 95% confidence interval of that mean (Student's t).",
+        "  bounds        the lowest and highest that mean could be once every unjudged document",
+        "                of the compared runs' top k is judged, whatever grades they get.",
+        f"  unjudged@{k}   unjudged documents in the run's top {k}, summed over the queries.",
+        "  diff          the mean of nDCG(A) - nDCG(B) per query: positive means A scores higher.",
+        "  W/T/L         the queries where A wins, ties with, loses to B.",
+        "  t p           two-sided paired t-test p-value (as scipy's ttest_rel).",
+        "  rand p        two-sided paired randomisation (sign-flip) test:",
+        f"                {_randomization_note(report)}.",
+        f"  ... adj       that p-value adjusted for the {len(report.pairs)} pair(s) compared,",
+        f"                by {correction}.",
+        "  bootstrap     the 95% interval of the mean difference from "
+        f"{report.bootstrap} resamples, seed {report.seed}.",
+        "  effect        effect size: the mean difference divided by the standard deviation of the",
+        "                differences (Cohen's d_z).",
+        "  diff bounds   the lowest and highest the mean difference could be once the unjudged",
+        "                documents of the two runs' top k are judged (one grade in both runs).",
+        "  verdict       settled: the sign cannot change whatever those grades are; could flip: it",
+        "                can (or a tie is possible); tied: 0 whatever they are.",
+        "  holes         the unjudged documents in the two runs' top k, summed over the queries:",
+        "                what judging can still change (`judgepool holes` lists them).",
+    ]  # fmt: skip
+
+
+def render_compare_markdown(compared: ComparedRuns) -> str:
+    """Two Markdown tables (runs, pairs) with the provenance under them."""
+    report = compared.report
+    k = report.contract.k
+
+    def row(cells: Sequence[str]) -> str:
+        return "| " + " | ".join(cell.replace("|", "\\|") for cell in cells) + " |"
+
+    out = [
+        row(["run", f"nDCG@{k}", "95% CI", "bounds", f"unjudged@{k}"]),
+        row(["---", "---:", "---:", "---:", "---:"]),
+    ]
+    for run in report.runs:
+        out.append(row([literal(run.run), fmt(run.ndcg), interval(run.ci), interval(run.bounds),
+                        str(run.unjudged_at_k)]))  # fmt: skip
+    out.append("")
+    out.append(row(["A", "B", "diff", "W/T/L", "t p (adj)", "rand p (adj)", "bootstrap 95% CI",
+                    "effect", "diff bounds", "verdict"]))  # fmt: skip
+    out.append(row(["---", "---", *["---:"] * 7, "---"]))
+    for p in report.pairs:
+        out.append(row([
+            literal(p.a), literal(p.b), fmt(p.mean_diff), f"{p.wins}/{p.ties}/{p.losses}",
+            f"{pvalue(p.t_p)} ({pvalue(p.t_p_adjusted)})",
+            f"{pvalue(p.randomization_p)} ({pvalue(p.randomization_p_adjusted)})",
+            interval(p.bootstrap_ci), fmt(p.effect_size, 3), interval(p.diff_bounds),
+            p.verdict or "-",
+        ]))  # fmt: skip
+    out.append("")
+    out.append(
+        f"{len(report.population)} queries ({len(report.left_out)} left out); p-values adjusted "
+        f"by {report.correction}; {report.permutations} permutations, {report.bootstrap} "
+        f"bootstrap resamples, seed {report.seed}; contract fingerprint "
+        f"`{compared.fingerprint}`, qrels digest `{compared.qrels_digest}`."
+    )
+    return "\n".join(out)
+
+
+_LATEX_SPECIALS: Final = {
+    "\\": r"\textbackslash{}",
+    "~": r"\textasciitilde{}",
+    "^": r"\textasciicircum{}",
+    "&": r"\&",
+    "%": r"\%",
+    "$": r"\$",
+    "#": r"\#",
+    "_": r"\_",
+    "{": r"\{",
+    "}": r"\}",
+}
+
+
+def latex_escape(text: str) -> str:
+    """``text`` shown literally, with LaTeX's special characters escaped."""
+    return "".join(_LATEX_SPECIALS.get(char, char) for char in literal(text))
+
+
+def _beats(pair: PairStats) -> int:
+    """1 when A is significantly better than B, -1 when B is, 0 otherwise (by
+    the adjusted randomisation p-value)."""
+    p = pair.randomization_p_adjusted
+    if p is None or p >= ALPHA or pair.mean_diff is None or pair.mean_diff == 0:
+        return 0
+    return 1 if pair.mean_diff > 0 else -1
+
+
+def render_compare_latex(compared: ComparedRuns) -> str:
+    """A booktabs table of the runs, significance by superscripts, and one of
+    the pairs with their bounds and verdicts."""
+    report = compared.report
+    k = report.contract.k
+    keys = run_keys(report)
+    letters = [keys[run.run] for run in report.runs]
+    index = {run.run: i for i, run in enumerate(report.runs)}
+    better: dict[int, list[str]] = defaultdict(list)
+    for pair in report.pairs:
+        a, b = index[pair.a], index[pair.b]
+        match _beats(pair):
+            case 1:
+                better[a].append(letters[b])
+            case -1:
+                better[b].append(letters[a])
+    out = [
+        r"\begin{table}[t]",
+        r"\centering",
+        r"\begin{tabular}{llrrr}",
+        r"\toprule",
+        f"& Run & nDCG@{k} & 95\\% CI & Bounds \\\\",
+        r"\midrule",
+    ]
+    for i, run in enumerate(report.runs):
+        marks = "".join(sorted(better[i]))
+        value = fmt(run.ndcg) + (f"$^{{{marks}}}$" if marks else "")
+        out.append(
+            f"({letters[i]}) & {latex_escape(run.run)} & {value} & "
+            f"{interval(run.ci, 3)} & {interval(run.bounds, 3)} \\\\"
+        )
+    out += [r"\bottomrule", r"\end{tabular}"]
+    out += [
+        r"\caption{nDCG@" + str(k) + f" over {len(report.population)} queries. A superscript "
+        "letter marks a run significantly better than the run of that letter (two-sided paired "
+        f"randomisation test, {report.permutations} permutations, $p < {ALPHA}$ after "
+        f"{_correction_name(report)}). Bounds: the range of the mean once every unjudged document "
+        "is judged. Contract fingerprint \\texttt{" + compared.fingerprint + "}, qrels digest "
+        "\\texttt{" + compared.qrels_digest + "}.}",
+        r"\end{table}",
+        "",
+        r"\begin{table}[t]",
+        r"\centering",
+        r"\begin{tabular}{llrrrl}",
+        r"\toprule",
+        r"A & B & $\Delta$ & $p$ (adj.) & Bounds of $\Delta$ & Verdict \\",
+        r"\midrule",
+    ]
+    for pair in report.pairs:
+        out.append(
+            f"{latex_escape(pair.a)} & {latex_escape(pair.b)} & {fmt(pair.mean_diff)} & "
+            f"{pvalue(pair.randomization_p_adjusted)} & {interval(pair.diff_bounds, 3)} & "
+            f"{pair.verdict or '-'} \\\\"
+        )
+    out += [
+        r"\bottomrule",
+        r"\end{tabular}",
+        r"\caption{Differences of nDCG@" + str(k) + " (A $-$ B), their randomisation $p$-values "
+        f"adjusted by {_correction_name(report)}, and their bounds once the unjudged documents "
+        "are judged: settled when the sign cannot change. Contract fingerprint \\texttt{"
+        + compared.fingerprint
+        + "}, qrels digest \\texttt{"
+        + compared.qrels_digest
+        + "}.}",
+        r"\end{table}",
+    ]
+    return "\n".join(out)
+
+
+def _correction_name(report: ComparisonReport) -> str:
+    return {
+        "holm": "Holm's correction",
+        "bh": "the Benjamini--Hochberg correction",
+        "none": "no correction",
+    }[report.correction]

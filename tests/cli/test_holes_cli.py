@@ -1,0 +1,96 @@
+"""``judgepool holes`` on real files: the depth order on a hand-made case, the
+settle order's JSON shape (docs/product.md), --limit, the table, a workspace's
+stored runs, and both engines alike."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from click.testing import Result
+
+from tests.cli.conftest import ranked, write_qrels, write_run
+
+DL19 = Path(__file__).resolve().parents[1] / "data" / "dl19-passage"
+SAMPLE = Path(__file__).parents[2] / "sample_data" / "dl19"
+
+
+def holes_json(cli: Callable[..., Result], *args: Any) -> list[dict[str, Any]]:
+    result = cli("holes", *args, "--format", "json")
+    assert result.exit_code == 0, result.output
+    data: list[dict[str, Any]] = json.loads(result.stdout)
+    return data
+
+
+def hand_made(tmp_path: Path) -> tuple[Path, Path, Path]:
+    qrels = write_qrels(tmp_path / "qrels", {"q1": {"j1": 2}, "q2": {"j2": 1}})
+    a = write_run(
+        tmp_path / "A", [*ranked("q1", ["u1", "j1", "u2"]), *ranked("q2", ["j2", "u3", "u4"])]
+    )
+    b = write_run(
+        tmp_path / "B", [*ranked("q1", ["j1", "u5", "u1"]), *ranked("q2", ["u6", "j2", "u3"])]
+    )
+    return qrels, a, b
+
+
+def test_depth_order_is_round_robin_by_rank(cli: Callable[..., Result], tmp_path: Path) -> None:
+    qrels, a, b = hand_made(tmp_path)
+    entries = holes_json(cli, a, b, "--qrels", qrels, "-k", "3", "--unjudged", "zero",
+                         "--order", "depth")  # fmt: skip
+    assert [(e["query_id"], e["doc_id"]) for e in entries] == [
+        ("q1", "u1"), ("q2", "u6"), ("q2", "u3"), ("q1", "u5"), ("q1", "u2"), ("q2", "u4"),
+    ]  # fmt: skip
+    assert entries[0] == {
+        "query_id": "q1", "doc_id": "u1", "runs": [str(a), str(b)], "best_rank": 1,
+        "priority": 1.0,
+    }  # fmt: skip
+    # the runs' order decides who goes first at each rank
+    swapped = holes_json(cli, b, a, "--qrels", qrels, "-k", "3", "--unjudged", "zero",
+                         "--order", "depth", "--limit", "2")  # fmt: skip
+    assert [(e["query_id"], e["doc_id"]) for e in swapped] == [("q2", "u6"), ("q1", "u1")]
+
+
+def test_settle_order_json_shape_and_limit(cli: Callable[..., Result]) -> None:
+    runs = sorted((DL19 / "runs").glob("*.trec.gz"))
+    args = (*runs, "--qrels", DL19 / "qrels.dl19-passage.txt.gz", "--unjudged", "zero")
+    everything = holes_json(cli, *args)
+    assert len(everything) > 50
+    for entry in everything:
+        assert set(entry) == {"query_id", "doc_id", "runs", "best_rank", "priority"}
+        assert 1 <= entry["best_rank"] <= 10 and entry["runs"]
+    priorities = [e["priority"] for e in everything]
+    assert priorities == sorted(priorities, reverse=True) and priorities[0] > 0
+    assert len({(e["query_id"], e["doc_id"]) for e in everything}) == len(everything)
+    assert holes_json(cli, *args, "--limit", "5") == everything[:5]
+    assert holes_json(cli, *args, "--limit", "5", "--engine", "reference") == everything[:5]
+    depth = holes_json(cli, *args, "--order", "depth")
+    assert sorted((e["query_id"], e["doc_id"]) for e in depth) == sorted(
+        (e["query_id"], e["doc_id"]) for e in everything
+    )
+
+
+def test_the_table_says_how_many_and_what_priority_means(
+    cli: Callable[..., Result], tmp_path: Path
+) -> None:
+    qrels, a, b = hand_made(tmp_path)
+    result = cli("holes", a, b, "--qrels", qrels, "-k", "3", "--unjudged", "zero", "--limit", "2")
+    assert result.exit_code == 0, result.output
+    assert "6 unjudged documents in the top 3 over 2 queries; settle order, the first 2 shown" in (
+        result.stdout
+    )
+    assert "priority: the share of the remaining way to a verdict" in result.stdout
+
+
+def test_a_workspaces_stored_runs(cli: Callable[..., Result], tmp_path: Path) -> None:
+    ws = tmp_path / "ws.sqlite"
+    steps = [("init", ws), ("import", ws, "qrels", SAMPLE / "qrels.txt")]
+    for name, file in (("bm25", "bm25.top20.trec"), ("splade", "splade-pp-ed.top20.trec")):
+        steps.append(("import", ws, "run", SAMPLE / file, "--name", name))
+    for args in steps:
+        assert cli(*args).exit_code == 0
+    entries = holes_json(cli, "--workspace", ws, "--unjudged", "zero", "--order", "depth")
+    assert entries and {run for e in entries for run in e["runs"]} <= {"bm25", "splade"}
+    refused = cli("holes", "--workspace", ws, "nope")
+    assert refused.exit_code == 2 and "no run named 'nope'" in refused.stderr
