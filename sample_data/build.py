@@ -1,12 +1,23 @@
-"""Rebuild ``sample_data/`` from the project's copy of the public source data.
+"""Rebuild ``sample_data/`` (and the test fixtures once kept there) from the
+project's copy of the public source data.
 
 Run once by hand (``python sample_data/build.py [--source DIR]``); the product
-reads the files this writes, never this script. It copies NovelEval and the
-TREC DL 2019 passage slice, cuts the DL19 runs to the top ``TOP_N`` ranks (plus
-any document tied with rank ``TOP_N``), and writes the two sets we made up
-(teaching, hostile). Every output is deterministic, so a rebuild that changes a
-byte is a real change. What each file is, and its provenance and terms, are in
-``README.md`` beside it.
+reads the files this writes, never this script. It writes:
+
+- ``sample_data/teaching/``: the four-document example we wrote (README.md's example);
+- ``sample_data/dl19/``: the demo, a slice of TREC DL 2019 passage
+  (`DEMO_QUERIES`) with two runs of the original pool era (BM25, BM25+RM3) and
+  two modern ones (SPLADE++ ED, RepLLaMA), each cut to the top ``TOP_N``. Its
+  ``qrels.txt`` keeps only the judgments of the depth-``POOL_DEPTH`` pool of
+  the old runs (`POOLED_RUNS`); the other judgments of these queries are in
+  ``hidden.qrels``, which the demo does not import, so the modern runs have
+  holes whose true grades are known;
+- ``tests/fixtures/``: the sets the tests use that are not the demo: NovelEval,
+  the 43-query DL19 slice of three runs (``dl19-top20``) and the hostile set.
+
+Every output is deterministic, so a rebuild that changes a byte is a real
+change. What each file is, and its provenance and terms, are in ``README.md``
+beside it (``tests/fixtures/README.md`` for the fixtures).
 """
 
 from __future__ import annotations
@@ -21,15 +32,39 @@ from collections.abc import Iterable
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-DEFAULT_SOURCE = Path("/work/shared/data")
+FIXTURES = HERE.parent / "tests" / "fixtures"
+
+
+def default_source() -> Path:
+    """The project's ``shared/data`` beside the repository: the first ancestor
+    of the checkout that holds one (a worktree may sit a level deeper)."""
+    for folder in HERE.parents:
+        candidate = folder / "shared" / "data"
+        if candidate.is_dir():
+            return candidate
+    return HERE.parents[1] / "shared" / "data"
+
 
 TOP_N = 20
-# Output name -> source file under dl19-passage/runs/.
+# Output name -> source file under dl19-passage/runs/ (the 43-query fixture).
 DL19_RUNS = {
     "bm25.top20.trec": "bm25.top100.trec",
     "splade-pp-ed.top20.trec": "splade-pp-ed.top100.trec",
     "repllama.top20.trec": "repllama.top1000.trec",
 }
+
+# The demo: six DL19 queries whose old runs' top 10 is fully judged and whose
+# modern runs' top 10 is too (so every hole has a true grade in hidden.qrels).
+# Chosen so that the story happens: tests/sample_data/test_demo_story.py.
+DEMO_QUERIES = ("1106007", "168216", "207786", "359349", "405717", "962179")
+DEMO_RUNS = {
+    "bm25.trec": "bm25.top100.trec",
+    "bm25-rm3.trec": "bm25-rm3.top100.trec",
+    "splade-pp-ed.trec": "splade-pp-ed.top100.trec",
+    "repllama.trec": "repllama.top1000.trec",
+}
+POOLED_RUNS = ("bm25.trec", "bm25-rm3.trec")  # the runs whose top 10 was judged
+POOL_DEPTH = 10
 
 # Characters that would split a record for some reader: raw line ends and the
 # TSV separator. C1 controls in MS MARCO mojibake (U+0085 among them) are kept
@@ -176,32 +211,43 @@ def build_noveleval(source: Path, out: Path) -> None:
     write(out / "docs.tsv", tsv(rows, "noveleval docs"))
 
 
-def build_dl19(source: Path, passages: Path, out: Path) -> None:
-    qrels_lines = (source / "qrels.dl19-passage.txt").read_text().splitlines()
-    judged = {line.split()[0] for line in qrels_lines if line.strip()}
-    queries = [row for row in read_two_columns(source / "queries.dl19.tsv") if row[0] in judged]
-    write(out / "queries.tsv", tsv(queries, "dl19 queries"))
-    shutil.copyfile(source / "qrels.dl19-passage.txt", out / "qrels.txt")
+def cut_run(lines: list[str], queries: set[str] | None = None) -> list[str]:
+    """The lines of ``queries`` (all when None) at rank ``TOP_N`` or better, in
+    their original order, plus every line tied with a query's rank ``TOP_N``."""
+    # RepLLaMA scores have 3 decimals, so ties cross rank 20. trec_eval
+    # reorders a tie group by doc ID, so cutting inside one could change even
+    # nDCG@10; every document tied with the one at rank TOP_N is kept.
+    threshold: dict[str, float] = {}
+    for line in lines:
+        query_id, _, _, rank, score, _ = line.split()
+        if int(rank) == TOP_N:
+            threshold[query_id] = float(score)
+    kept = []
+    for line in lines:
+        query_id, _, _, rank, score, _ = line.split()
+        if queries is not None and query_id not in queries:
+            continue
+        if int(rank) <= TOP_N or float(score) >= threshold[query_id]:
+            kept.append(line)
+    return kept
 
-    wanted: set[str] = set()
-    for name, source_name in DL19_RUNS.items():
-        lines = (source / "runs" / source_name).read_text().splitlines(keepends=True)
-        # RepLLaMA scores have 3 decimals, so ties cross rank 20. trec_eval
-        # reorders a tie group by doc ID, so cutting inside one could change even
-        # nDCG@10; every document tied with the one at rank TOP_N is kept.
-        threshold: dict[str, float] = {}
-        for line in lines:
-            query_id, _, _, rank, score, _ = line.split()
-            if int(rank) == TOP_N:
-                threshold[query_id] = float(score)
-        kept = []
-        for line in lines:
-            query_id, _, doc_id, rank, score, _ = line.split()
-            if int(rank) <= TOP_N or float(score) >= threshold[query_id]:
-                kept.append(line)
-                wanted.add(doc_id)
-        write(out / name, "".join(kept).encode())
 
+def top_documents(lines: list[str], depth: int) -> dict[str, list[str]]:
+    """Per query, the first ``depth`` documents in trec_eval's order (score
+    descending, ties by doc ID in descending byte order)."""
+    rows = [line.split() for line in lines]
+    rows.sort(key=lambda row: row[2].encode(), reverse=True)
+    rows.sort(key=lambda row: float(row[4]), reverse=True)  # stable: ties keep doc order
+    tops: dict[str, list[str]] = {}
+    for row in rows:
+        top = tops.setdefault(row[0], [])
+        if len(top) < depth:
+            top.append(row[2])
+    return tops
+
+
+def write_passages(passages: Path, wanted: set[str], out: Path, where: str) -> None:
+    """``docs.tsv.gz``: the text of every wanted passage, sorted by pid."""
     texts: dict[str, str] = {}
     with gzip.open(passages, "rt", encoding="utf-8", newline="") as handle:
         # Split on "\n" only: the mojibake holds U+0085, which str.splitlines
@@ -213,28 +259,81 @@ def build_dl19(source: Path, passages: Path, out: Path) -> None:
                     texts[pid] = text
     missing = sorted(wanted - texts.keys(), key=int)
     if missing:
-        print(f"dl19: {len(missing)} retrieved passages have no text: {missing}", file=sys.stderr)
+        print(
+            f"{where}: {len(missing)} retrieved passages have no text: {missing}", file=sys.stderr
+        )
     rows = [(pid, texts[pid]) for pid in sorted(texts, key=int)]
-    write(out / "docs.tsv.gz", tsv(rows, "dl19 docs"), gzipped=True)
+    write(out / "docs.tsv.gz", tsv(rows, f"{where} docs"), gzipped=True)
+
+
+def build_dl19_top20(source: Path, passages: Path, out: Path) -> None:
+    """The 43 judged DL19 queries, the full qrels and three runs cut to the top 20."""
+    qrels_lines = (source / "qrels.dl19-passage.txt").read_text().splitlines()
+    judged = {line.split()[0] for line in qrels_lines if line.strip()}
+    queries = [row for row in read_two_columns(source / "queries.dl19.tsv") if row[0] in judged]
+    write(out / "queries.tsv", tsv(queries, "dl19 queries"))
+    shutil.copyfile(source / "qrels.dl19-passage.txt", out / "qrels.txt")
+    wanted: set[str] = set()
+    for name, source_name in DL19_RUNS.items():
+        lines = (source / "runs" / source_name).read_text().splitlines(keepends=True)
+        kept = cut_run(lines)
+        wanted.update(line.split()[2] for line in kept)
+        write(out / name, "".join(kept).encode())
+    write_passages(passages, wanted, out, "dl19")
+
+
+def build_demo(source: Path, passages: Path, out: Path) -> None:
+    """The demo's DL19 slice: `DEMO_QUERIES`, four runs cut to the top 20, the
+    judgments of the old runs' depth-10 pool (``qrels.txt``) and the rest of
+    these queries' judgments (``hidden.qrels``), each line as in the source."""
+    chosen = set(DEMO_QUERIES)
+    queries = [row for row in read_two_columns(source / "queries.dl19.tsv") if row[0] in chosen]
+    if len(queries) != len(chosen):
+        raise SystemExit(f"demo: queries not found: {sorted(chosen - {q for q, _ in queries})}")
+    write(out / "queries.tsv", tsv(queries, "demo queries"))
+    pooled: set[tuple[str, str]] = set()
+    wanted: set[str] = set()
+    for name, source_name in DEMO_RUNS.items():
+        lines = (source / "runs" / source_name).read_text().splitlines(keepends=True)
+        kept = cut_run(lines, chosen)
+        wanted.update(line.split()[2] for line in kept)
+        write(out / name, "".join(kept).encode())
+        if name in POOLED_RUNS:
+            for query_id, docs in top_documents(kept, POOL_DEPTH).items():
+                pooled.update((query_id, doc) for doc in docs)
+    shown, hidden = [], []
+    for line in (source / "qrels.dl19-passage.txt").read_text().splitlines(keepends=True):
+        query_id, _, doc_id, _ = line.split()
+        if query_id in chosen:
+            (shown if (query_id, doc_id) in pooled else hidden).append(line)
+    write(out / "qrels.txt", "".join(shown).encode())
+    write(out / "hidden.qrels", "".join(hidden).encode())
+    write_passages(passages, wanted, out, "demo")
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--source", type=Path, default=DEFAULT_SOURCE)
+    parser.add_argument("--source", type=Path, default=default_source())
     parser.add_argument("--out", type=Path, default=HERE)
+    parser.add_argument("--fixtures", type=Path, default=FIXTURES)
     args = parser.parse_args(argv)
     source: Path = args.source
     out: Path = args.out
-    for part in ("teaching", "noveleval", "dl19", "hostile"):
-        (out / part).mkdir(parents=True, exist_ok=True)
+    fixtures: Path = args.fixtures
+    passages = source / "passages" / "msmarco-passage.subset.tsv.gz"
+    if not (source / "dl19-passage").is_dir() or not passages.is_file():
+        raise SystemExit(
+            f"{source} is not the project's shared data folder (it lacks dl19-passage/ or "
+            f"{passages.relative_to(source)}); name it with --source DIR"
+        )
+    for folder in (out / "teaching", out / "dl19", fixtures / "hostile", fixtures / "noveleval"):
+        folder.mkdir(parents=True, exist_ok=True)
+    (fixtures / "dl19-top20").mkdir(parents=True, exist_ok=True)
     build_teaching(out / "teaching")
-    build_hostile(out / "hostile")
-    build_noveleval(source / "noveleval", out / "noveleval")
-    build_dl19(
-        source / "dl19-passage",
-        source / "passages" / "msmarco-passage.subset.tsv.gz",
-        out / "dl19",
-    )
+    build_demo(source / "dl19-passage", passages, out / "dl19")
+    build_hostile(fixtures / "hostile")
+    build_noveleval(source / "noveleval", fixtures / "noveleval")
+    build_dl19_top20(source / "dl19-passage", passages, fixtures / "dl19-top20")
 
 
 if __name__ == "__main__":

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 from click.testing import Result
 
-DATA = Path(__file__).parents[2] / "sample_data" / "dl19"
+# the 43 judged DL19 queries, their full qrels and three runs cut to the top 20
+DATA = Path(__file__).parents[1] / "fixtures" / "dl19-top20"
 
 
 @pytest.fixture

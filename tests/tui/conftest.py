@@ -1,7 +1,9 @@
-"""Workspaces for the app's tests, built in tmp_path from the repository's sample_data/.
+"""Workspaces for the app's tests, built in tmp_path from the repository's
+sample_data/ and tests/fixtures/.
 
-`build_workspace` imports chosen sets of ``sample_data/`` (queries, documents,
-runs, optionally qrels) into a new workspace file and pools every run's top
+`build_workspace` imports chosen sets (a folder of ``sample_data/``, else of
+``tests/fixtures/``: queries, documents, runs, optionally qrels) into a new
+workspace file and pools every run's top
 documents, so there is something to grade. `wait_ready` waits until the grade
 screen shows its first document. ``async def`` tests run in a fresh event loop each
 (`pytest_pyfunc_call` below), so no async plugin is needed.
@@ -31,6 +33,13 @@ from judgepool.tui.screens.grade import GradeScreen
 from tests.tui.pilot_support import wait_until
 
 SAMPLE_DATA = Path(__file__).resolve().parents[2] / "sample_data"
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+
+
+def set_folder(name: str) -> Path:
+    """The folder of the named set: sample_data/NAME, else tests/fixtures/NAME."""
+    folder = SAMPLE_DATA / name
+    return folder if folder.is_dir() else FIXTURES / name
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -49,7 +58,7 @@ def build_workspace(
     """A workspace at ``path`` holding the named sample sets, pooled to ``depth``."""
     with init_workspace(path, scale="0..3") as ws:
         for name in sets:
-            folder = SAMPLE_DATA / name
+            folder = set_folder(name)
             import_queries(ws, folder / "queries.tsv")
             docs = folder / "docs.tsv"
             import_documents(ws, docs if docs.exists() else folder / "docs.tsv.gz")

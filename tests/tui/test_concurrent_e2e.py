@@ -111,9 +111,10 @@ def terminal(tmp_path: Path) -> Iterator[Terminal]:
 
 @pytest.fixture
 def background(tmp_path: Path) -> Iterator[tuple[Path, Outside, threading.Event]]:
-    """A pooled DL19 workspace (43 queries, 892 pooled documents, 67 of them not
-    judged by its qrels), and a thread judging as ``dora`` until told to stop."""
-    workspace = build_workspace(tmp_path / "dl19.sqlite", ["dl19"], qrels=True)
+    """A pooled DL19 workspace (tests/fixtures/dl19-top20: 43 queries, 892 pooled
+    documents, 67 of them not judged by its qrels), and a thread judging as
+    ``dora`` until told to stop."""
+    workspace = build_workspace(tmp_path / "dl19.sqlite", ["dl19-top20"], qrels=True)
     with open_workspace(workspace) as ws:
         items = [
             (str(q), str(d))

@@ -11,12 +11,16 @@ from click.testing import CliRunner
 from judgepool.cli import main
 from judgepool.core.contract import Contract
 from judgepool.core.errors import InputError
+from judgepool.formats.trec import read_qrels
 from judgepool.services import app_queries
 from judgepool.services.consensus import workspace_judgments
 from judgepool.services.demo import ensure_demo_workspace, find_sample_data
 from judgepool.services.workspace import open_workspace
 from judgepool.store.runs import list_runs
 from tests.tui.conftest import SAMPLE_DATA
+
+DEMO = SAMPLE_DATA / "dl19"
+DEMO_QUERIES = ["1106007", "168216", "207786", "359349", "405717", "962179"]
 
 
 def test_demo_workspace_is_built_once_with_work_to_grade(tmp_path: Path) -> None:
@@ -28,33 +32,35 @@ def test_demo_workspace_is_built_once_with_work_to_grade(tmp_path: Path) -> None
         plan = app_queries.grading_plan(ws, "someone")
         judgments, _ = workspace_judgments(ws)
         contract = ws.default_contract()
-    assert {"dl19/bm25", "dl19/splade-pp-ed", "dl19/repllama", "noveleval/google-order"} <= runs
-    assert {"teaching/perfect-ab", "teaching/candidates-bc", "hostile/hostile"} <= runs
-    assert {"teach", "hostile", "0", "156493"} <= {q.id for q in plan.queries}
-    assert judgments["teach"] == {"A": 3, "B": 2, "C": 1, "D": 0}
-    # Four collections share the workspace: a run is not scored on the others' queries.
-    assert contract == Contract(missing="skip")
+    # one collection: the DL19 slice, two runs of the pooled era and two modern ones
+    assert runs == {"bm25", "bm25-rm3", "splade-pp-ed", "repllama"}
+    assert [q.id for q in plan.queries] == DEMO_QUERIES
+    shown = read_qrels(DEMO / "qrels.txt", contract.scale).judgments
+    hidden = read_qrels(DEMO / "hidden.qrels", contract.scale).judgments
+    assert judgments == shown  # hidden.qrels is not imported
+    # The modern runs have holes by design: they are scored (gain 0), not refused.
+    assert contract == Contract(unjudged="zero")
     unjudged = [
         (q.id, d)
         for q in plan.queries
         for d in q.doc_ids
         if not plan.judgments.get((q.id, d), app_queries.NOT_JUDGED).judged
     ]
-    assert unjudged and all(q.isdigit() for q, _ in unjudged)  # the DL19 holes
+    assert len(unjudged) == 58  # the modern runs' holes, graded first
+    assert all(d in hidden[q] for q, d in unjudged)  # each with a true grade kept aside
     stamp = path.stat().st_mtime_ns
     assert ensure_demo_workspace(tmp_path, sample_data=SAMPLE_DATA) == path
     assert path.stat().st_mtime_ns == stamp  # opened, not rebuilt
 
 
 def test_a_failed_build_leaves_nothing(tmp_path: Path) -> None:
-    broken = tmp_path / "sample_data"
-    for name in ("teaching", "noveleval", "dl19", "hostile"):
-        (broken / name).mkdir(parents=True)
-    (broken / "teaching" / "queries.tsv").write_text("teach\tgreen tea\n")
-    (broken / "teaching" / "docs.tsv").write_text("A\ttext\n")
-    (broken / "teaching" / "qrels.txt").write_text("teach 0 A 9\n")  # outside 0..3
+    broken = tmp_path / "sample_data" / "dl19"
+    broken.mkdir(parents=True)
+    (broken / "queries.tsv").write_text("q1\tgreen tea\n")
+    (broken / "docs.tsv").write_text("A\ttext\n")
+    (broken / "qrels.txt").write_text("q1 0 A 9\n")  # outside 0..3
     with pytest.raises(InputError):
-        ensure_demo_workspace(tmp_path, sample_data=broken)
+        ensure_demo_workspace(tmp_path, sample_data=broken.parent)
     assert list((tmp_path / "workspaces").iterdir()) == []
 
 

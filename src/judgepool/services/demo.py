@@ -1,12 +1,17 @@
 """The demo workspace: ``workspaces/demo.sqlite`` built from ``sample_data/`` on first use.
 
-It holds the four sets of ``sample_data/README.md`` (teaching, NovelEval,
-DL19 slice, hostile): their queries, documents, qrels (each set's qrels as
-its own annotator, ``qrels:SET``) and runs (named ``SET/RUN``, e.g.
-``dl19/bm25``), and a pool of every run's top 10 (`POOL_DEPTH`), which
-brings in the DL19 documents nobody has judged yet, so there is work to
-grade at once. Its default contract skips a judged query a run does not
-answer (`demo_contract`), since the four collections share one workspace.
+It holds one collection, the DL19 slice of ``sample_data/dl19`` (see
+``sample_data/README.md``): six queries, their passages, four runs (BM25 and
+BM25+RM3, whose top 10 the judgments cover, and the modern SPLADE++ ED and
+RepLLaMA, whose top 10 they do not), the judgments of the old runs' pool (as
+the annotator ``qrels:dl19``) and a pool of every run's top 10
+(`POOL_DEPTH`), so the modern runs' unjudged documents (the holes) are there
+to grade at once. ``hidden.qrels`` beside it is not imported: it holds the
+true grades of the holes, for the tests that replay the story.
+
+Its default contract scores a hole as gain 0 (`demo_contract`) rather than
+refusing the run, so every run has a score from the start, and its bounds say
+how far the holes could move it.
 
 The workspace is built under a temporary name and linked into place only
 when complete: an interrupted build leaves nothing half-made, and two
@@ -37,17 +42,17 @@ from judgepool.store.read_only import folder_writable
 
 DEMO_NAME: Final = "demo.sqlite"
 POOL_DEPTH: Final = 10
-# The sets in the order they are imported, each a folder of sample_data/.
-SETS: Final = ("teaching", "noveleval", "dl19", "hostile")
+# The demo's collection: its folder of sample_data/ and the annotator of its qrels.
+COLLECTION: Final = "dl19"
+QRELS_ANNOTATOR: Final = f"qrels:{COLLECTION}"
 
 
 def demo_contract(scale: Scale) -> Contract:
-    """The demo's default contract: the contract's defaults, except that a judged
-    query a run does not answer is skipped rather than scored 0. The demo holds
-    four collections side by side; under ``missing=zero`` each DL19 run would
-    be averaged over NovelEval's questions too (BM25's nDCG@10 would read 0.33
-    instead of its 0.5058). The audit still lists those queries as missing."""
-    return Contract(scale=scale, missing="skip")
+    """The demo's default contract: the contract's defaults, except that an
+    unjudged document in the top k counts as gain 0 instead of refusing the run.
+    The modern runs have holes by design; refusing them would hide the very
+    comparison the demo is about, and the bounds show what the holes could do."""
+    return Contract(scale=scale, unjudged="zero")
 
 
 def find_sample_data(start: Path | None = None) -> Path:
@@ -56,7 +61,7 @@ def find_sample_data(start: Path | None = None) -> Path:
     checkout = Path(judgepool.__file__).resolve().parents[2] / "sample_data"
     here = (start if start is not None else Path.cwd()) / "sample_data"
     for candidate in (checkout, here):
-        if (candidate / "README.md").is_file() and all((candidate / s).is_dir() for s in SETS):
+        if (candidate / "README.md").is_file() and (candidate / COLLECTION).is_dir():
             return candidate
     raise InputError(
         f"cannot find sample_data/ to build the demo workspace from; looked in {checkout} "
@@ -85,14 +90,13 @@ def build_demo_workspace(
         leftover.unlink(missing_ok=True)
     try:
         with init_workspace(temporary, scale="0..3") as ws:
-            for name in SETS:
-                folder = sample_data / name
-                on_step(f"importing {name}")
-                import_queries(ws, _one(folder, "queries.tsv"))
-                import_documents(ws, _one(folder, "docs.tsv", "docs.tsv.gz"))
-                import_qrels(ws, _one(folder, "qrels.txt"), annotator=f"qrels:{name}")
-                for run in _files(folder, "*.trec"):
-                    import_run(ws, run, name=f"{name}/{default_run_name(run)}")
+            folder = sample_data / COLLECTION
+            on_step(f"importing {COLLECTION}")
+            import_queries(ws, _one(folder, "queries.tsv"))
+            import_documents(ws, _one(folder, "docs.tsv", "docs.tsv.gz"))
+            import_qrels(ws, _one(folder, "qrels.txt"), annotator=QRELS_ANNOTATOR)
+            for run in _files(folder, "*.trec"):
+                import_run(ws, run, name=default_run_name(run))
             on_step(f"pooling every run's top {POOL_DEPTH}")
             pool(ws, depth=POOL_DEPTH)
             ws.set_default_contract(demo_contract(ws.scale))

@@ -1,0 +1,142 @@
+"""The demo tells its story: on the demo workspace as built from sample_data/,
+a comparison could flip at the start, and judging a few holes in settle order
+with their true grades settles it (issue 9, point 6).
+
+The start is read from the built workspace (its runs, its judgments under the
+default consensus, its default contract). The true grades of the holes come
+from ``sample_data/dl19/hidden.qrels``, which the demo does not import; the
+real DL19 qrels (``tests/data``) check that the demo's judgments are real.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+import pytest
+
+from judgepool.core.aggregate import evaluate, group_by_query
+from judgepool.core.bounds import TopK
+from judgepool.core.contract import Contract
+from judgepool.core.ranking import form_list
+from judgepool.core.settle import SettleState
+from judgepool.core.types import RunEntry
+from judgepool.core.verdicts import ComparisonReport, RunInput, compare
+from judgepool.formats.trec import read_qrels
+from judgepool.services.consensus import workspace_judgments
+from judgepool.services.demo import demo_contract, ensure_demo_workspace
+from judgepool.services.workspace import open_workspace
+from judgepool.store.runs import list_runs, run_entries
+
+SAMPLE_DATA = Path(__file__).resolve().parents[2] / "sample_data"
+DEMO = SAMPLE_DATA / "dl19"
+TRUE_QRELS = (
+    Path(__file__).resolve().parents[1] / "data" / "dl19-passage" / "qrels.dl19-passage.txt.gz"
+)
+OLD_RUNS = ("bm25", "bm25-rm3")  # the runs whose top 10 was judged
+STORY_LENGTH = 10  # the judgments a newcomer makes in the first minutes
+
+Judged = dict[str, dict[str, int]]
+Runs = dict[str, dict[str, list[RunEntry]]]
+Demo = tuple[Runs, Judged, Contract]
+
+
+def run_input(name: str, grouped: Mapping[str, Sequence[RunEntry]], judged: Judged,
+              contract: Contract) -> RunInput:  # fmt: skip
+    """What `compare` takes: the run's evaluation and its top k per judged query."""
+    top: dict[str, TopK] = {}
+    for query_id, entries in grouped.items():
+        if query_id in judged:
+            formed = form_list(query_id, entries, judged[query_id], contract)
+            top[query_id] = tuple((d.entity, d.grade) for d in formed.deduplicated[: contract.k])
+    return RunInput(name, evaluate(grouped, judged, contract), top)
+
+
+def comparison(
+    runs: Mapping[str, Mapping[str, Sequence[RunEntry]]], judged: Judged, contract: Contract
+) -> ComparisonReport:
+    inputs = [run_input(name, grouped, judged, contract) for name, grouped in runs.items()]
+    pairs = list(itertools.combinations(range(len(inputs)), 2))
+    return compare(inputs, judged, contract, pairs, permutations=1000, bootstrap=1000)
+
+
+def verdicts(report: ComparisonReport) -> dict[tuple[str, str], str | None]:
+    return {(p.a, p.b): p.verdict for p in report.pairs}
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory: pytest.TempPathFactory) -> Demo:
+    """(run -> query -> entries, judgments, contract) of the built demo workspace."""
+    path = ensure_demo_workspace(tmp_path_factory.mktemp("demo"), sample_data=SAMPLE_DATA)
+    with open_workspace(path) as ws:
+        runs = {run.name: group_by_query(run_entries(ws, run.name)) for run in list_runs(ws)}
+        judged, _ = workspace_judgments(ws)
+        contract = ws.default_contract()
+    return runs, {q: dict(d) for q, d in judged.items()}, contract
+
+
+def test_the_demo_judgments_are_real_and_the_hidden_ones_are_the_rest(
+    demo: Demo,
+) -> None:
+    runs, judged, contract = demo
+    assert contract == demo_contract(contract.scale)
+    truth = read_qrels(TRUE_QRELS, contract.scale).judgments
+    hidden = read_qrels(DEMO / "hidden.qrels", contract.scale).judgments
+    assert set(judged) == set(hidden) == {q for q in truth if q in judged}
+    for query_id, grades in judged.items():
+        assert grades == {d: truth[query_id][d] for d in grades}  # real grades, as NIST gave them
+        assert not set(grades) & set(hidden[query_id])  # hidden ones are not in the demo
+        assert {**grades, **hidden[query_id]} == dict(truth[query_id])  # and nothing is lost
+    # the judged ones are exactly the old runs' top 10: those runs have no hole
+    report = comparison(runs, judged, contract)
+    holes = {stats.run: stats.unjudged_at_k for stats in report.runs}
+    assert holes["bm25"] == holes["bm25-rm3"] == 0
+    assert holes["splade-pp-ed"] > 0 and holes["repllama"] > 0
+
+
+def test_a_comparison_that_could_flip_is_settled_by_a_few_true_grades(
+    demo: Demo,
+) -> None:
+    runs, judged, contract = demo
+    truth = read_qrels(DEMO / "hidden.qrels", contract.scale).judgments
+    start = comparison(runs, judged, contract)
+    at_start = verdicts(start)
+    assert at_start[OLD_RUNS] == "settled"  # no holes between the old runs
+    could_flip = {pair for pair, verdict in at_start.items() if verdict == "could flip"}
+    assert could_flip
+
+    # the settle queue, judged from the top with each hole's true grade
+    names = list(runs)
+    queries = list(start.population)
+    tops = [run_input(n, runs[n], judged, contract).top for n in names]
+    pairs = list(itertools.combinations(range(len(names)), 2))
+    state = SettleState(names, tops, judged, contract, queries, pairs)
+    now = {q: dict(d) for q, d in judged.items()}
+    settled_after: dict[tuple[str, str], int] = {}
+    for done in range(1, STORY_LENGTH + 1):
+        hole = state.priorities()[0][0]
+        grade = truth[hole.query_id][hole.doc_id]  # every hole of the demo has a true grade
+        state.judge(hole.query_id, hole.doc_id, grade)
+        now[hole.query_id][hole.doc_id] = grade
+        report = comparison(runs, now, contract)
+        for pair, verdict in verdicts(report).items():
+            if pair in could_flip and verdict == "settled":
+                settled_after.setdefault(pair, done)
+        # the queue's bounds are the comparison's bounds
+        for index, (a, b) in enumerate(pairs):
+            stats = report.pairs[index]
+            assert (stats.a, stats.b) == (names[a], names[b])
+            assert stats.diff_bounds == pytest.approx(state.pair_bounds(index), abs=1e-9)
+    assert settled_after, f"no pair of {sorted(could_flip)} settled in {STORY_LENGTH} judgments"
+
+    # a settled verdict holds once every hidden judgment is in
+    everything = {q: {**judged[q], **truth[q]} for q in judged}
+    final = comparison(runs, everything, contract)
+    story_end = {(p.a, p.b): p for p in report.pairs}
+    for stats in final.pairs:
+        end = story_end[(stats.a, stats.b)]
+        if end.verdict == "settled":
+            assert end.diff_bounds is not None and stats.mean_diff is not None
+            low, high = end.diff_bounds
+            assert low - 1e-12 <= stats.mean_diff <= high + 1e-12 and (low > 0 or high < 0)
