@@ -83,7 +83,7 @@ class SideBySideScreen(ModalScreen[None]):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "close", "close", tooltip="Back to the comparison"),
+        Binding("escape", "close", "close", tooltip="Back to the runs pair by pair"),
         *(
             Binding(
                 str(digit),
@@ -94,7 +94,12 @@ class SideBySideScreen(ModalScreen[None]):
             )
             for digit in range(10)
         ),
-        Binding("j", "send", "to grade screen", tooltip="Grade the highlighted document there"),
+        Binding(
+            "j",
+            "send",
+            "to grade screen",
+            tooltip="Send the highlighted document to the grade screen",
+        ),
     ]
 
     def __init__(self, a: str, b: str, query_id: str, contract: Contract) -> None:

@@ -104,7 +104,7 @@ class VerdictsScreen(ModalScreen[None]):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "close", "close", tooltip="Back"),
+        Binding("escape", "close", "close", tooltip="Back to the audit or scores screen"),
         Binding(
             "o",
             "open_query",
