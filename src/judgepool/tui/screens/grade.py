@@ -158,6 +158,8 @@ class GradeScreen(Screen[None]):
         if pending is not None and pending in self._pending_notes:
             parts.append(Text("a note waits for this document's grade", style="italic"))
         parts.append(Text(f"{len(self._history)} judged this session", style="dim"))
+        if not self.query_one(SettleOrder).active:
+            parts.append(Text("t settle order", style="dim"))
         line = Text(" · ", style="dim").join(parts)
         self.query_one("#grade-status", Static).update(line, layout=False)
 

@@ -36,6 +36,9 @@ GRADE_BINDINGS: Final[list[BindingType]] = [
         "t",
         "settle_order",
         "settle order",
+        # not in the footer, which has no room for it at 120 columns: the
+        # status line and the audit and scores screens' pairs say it instead
+        show=False,
         tooltip=(
             "Settle order: judge first the unjudged documents that decide which run "
             "is better (t again or n: back to the pool order)"

@@ -146,9 +146,11 @@ class ReviewScreen(Screen[None]):
             else:
                 heading.append("   ")
                 heading.append_text(tally(compared))
+                if any(pair.verdict == "could flip" for pair in compared.report.pairs):
+                    heading.append("  · grade screen t: their holes first", style="dim")
                 _, note = verdict_contract(contract)
                 if note:
-                    heading.append("   (as under unjudged=zero: p for why)", style="dim")
+                    heading.append("  · as under unjudged=zero (p: why)", style="dim")
             title.update(heading)
 
         def failed(error: str) -> None:

@@ -42,15 +42,19 @@ def holes_cell(pair: PairStats) -> Text:
 
 
 def tally(compared: ComparedRuns) -> Text:
-    """One line: how many pairs are settled, could flip, tied."""
+    """One line: how many pairs are settled and could flip (and tied, if any)."""
     verdicts = [pair.verdict for pair in compared.report.pairs]
     text = Text()
     for verdict in ("settled", "could flip", "tied"):
+        if verdict == "tied" and not verdicts.count(verdict):
+            continue
         if text.plain:
             text.append("  ")
         text.append(f"{verdicts.count(verdict)} {verdict}", style=VERDICT_STYLE[verdict])
-    text.append(f"  of {len(verdicts)} pairs", style="dim")
-    text.append(f" on {len(compared.report.population)} common queries", style="dim")
+    text.append(
+        f"  ({len(verdicts)} pairs on {len(compared.report.population)} common queries)",
+        style="dim",
+    )
     return text
 
 
