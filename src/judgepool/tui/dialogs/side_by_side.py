@@ -31,7 +31,7 @@ from judgepool.display import literal
 from judgepool.services import app_queries
 from judgepool.services.review import drill_down
 from judgepool.services.workspace import StorageError, Workspace
-from judgepool.tui.hosts import review_host
+from judgepool.tui.hosts import grading_host, review_host
 from judgepool.tui.thread_jobs import Delivery, deliver, read_in_thread
 from judgepool.tui.widgets.highlight import highlighted, query_terms
 from judgepool.tui.widgets.score_format import number
@@ -219,6 +219,11 @@ class SideBySideScreen(ModalScreen[None]):
         self.query_one("#sbs-text", Static).update(shown)
 
     # -- grading -------------------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "grade":  # only the workspace's grades, in the footer too
+            return parameters[0] in grading_host(self.app).ws.scale
+        return True
 
     def action_grade(self, grade: int) -> None:
         doc_id = self.current_doc

@@ -65,20 +65,36 @@ def p_value(value: float | None) -> Text:
 
 
 def pair_cells(pair: PairStats) -> list[Text]:
-    """One pair's row of the pairs table."""
+    """One pair's row of the pairs table (`PAIR_COLUMNS`): the verdict first,
+    then the tests, so a narrow terminal shows the verdict."""
     return [
         data(pair.a),
         data(pair.b),
         signed(pair.mean_diff),
+        bounds_cell(pair.diff_bounds),
+        verdict_cell(pair.verdict),
+        holes_cell(pair),
         Text(f"{pair.wins}/{pair.ties}/{pair.losses}", justify="right"),
         p_value(pair.t_p_adjusted),
         p_value(pair.randomization_p_adjusted),
         interval(pair.bootstrap_ci),
         number(pair.effect_size, places=2),
-        bounds_cell(pair.diff_bounds),
-        verdict_cell(pair.verdict),
-        holes_cell(pair),
     ]
+
+
+PAIR_COLUMNS = (
+    "run A",
+    "run B",
+    "A − B",
+    "bounds under the holes",
+    "verdict",
+    "holes",
+    "W/T/L",
+    "p t",
+    "p rand",
+    "bootstrap 95 %",
+    "effect",
+)
 
 
 class VerdictsScreen(ModalScreen[None]):
@@ -197,16 +213,10 @@ class VerdictsScreen(ModalScreen[None]):
                 for run in report.runs
             ],
         )
-        labels = ("run A", "run B", "A − B", "W/T/L", "p t", "p rand", "bootstrap 95 %")
         pairs: DataTable[Text] = self.query_one("#verdicts-pairs", DataTable)
         fill_table(
             pairs,
-            [
-                (f"c{index}", Text(label, style="bold"))
-                for index, label in enumerate(
-                    (*labels, "effect", "bounds under the holes", "verdict", "holes")
-                )
-            ],
+            [(f"c{index}", Text(label, style="bold")) for index, label in enumerate(PAIR_COLUMNS)],
             [(str(i), pair_cells(pair)) for i, pair in enumerate(report.pairs)],
         )
         pairs.move_cursor(row=self.pair_index)

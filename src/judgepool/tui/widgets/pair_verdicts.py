@@ -52,7 +52,7 @@ def tally(compared: ComparedRuns) -> Text:
             text.append("  ")
         text.append(f"{verdicts.count(verdict)} {verdict}", style=VERDICT_STYLE[verdict])
     text.append(
-        f"  ({len(verdicts)} pairs on {len(compared.report.population)} common queries)",
+        f"  ({len(verdicts)} pairs, {len(compared.report.population)} common queries)",
         style="dim",
     )
     return text
