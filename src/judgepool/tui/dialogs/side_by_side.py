@@ -119,8 +119,9 @@ class SideBySideScreen(ModalScreen[None]):
             yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one("#sbs-a", RankedColumn).border_title = literal(f"A {self.a}")
-        self.query_one("#sbs-b", RankedColumn).border_title = literal(f"B {self.b}")
+        # a Text, not a str: a border title given as a str is read as markup
+        self.query_one("#sbs-a", RankedColumn).border_title = Text(literal(f"A {self.a}"))
+        self.query_one("#sbs-b", RankedColumn).border_title = Text(literal(f"B {self.b}"))
         self._load()
 
     def _load(self) -> None:

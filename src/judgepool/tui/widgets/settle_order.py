@@ -23,6 +23,7 @@ from rich.text import Text
 from textual.message import Message
 from textual.widgets import Static
 
+from judgepool.display import literal
 from judgepool.tui.thread_jobs import Delivery, deliver, read_in_thread
 from judgepool.tui.verdict_jobs import SettleQueue, SettleStep
 from judgepool.tui.widgets.score_format import message as message_text
@@ -57,7 +58,7 @@ class SettleOrder(Static):
         padding: 0 1;
         display: none;
     }
-    SettleOrder.-active {
+    SettleOrder.-active, SettleOrder.-failed {
         display: block;
     }
     """
@@ -81,6 +82,7 @@ class SettleOrder(Static):
 
     def start(self, contract: Contract) -> None:
         """Enter settle order: build the queue and show its first hole."""
+        self.remove_class("-failed")
         self.add_class("-active")
         self.update(Text("settle order: finding the holes…", style="italic magenta"))
 
@@ -92,7 +94,7 @@ class SettleOrder(Static):
 
     def stop(self) -> None:
         """Leave settle order (a computation under way is dropped)."""
-        self.remove_class("-active")
+        self.remove_class("-active", "-failed")
         self.workers.cancel_group(self, "settle")
         self.queue = None
         self.last = None
@@ -130,10 +132,12 @@ class SettleOrder(Static):
         )
 
     def _failed(self, error: str) -> None:
+        # the line stays, saying why, until settle order is tried again or left
         self.remove_class("-active")
+        self.add_class("-failed")
         self.queue = None
-        self.notify(error, title="settle order", severity="error", markup=False)
-        self.update(message_text(error, "bold red"))
+        self.notify(literal(error), title="settle order", severity="error", markup=False)
+        self.update(message_text("no settle order: " + error.splitlines()[0], "bold red"))
 
     def on_delivery(self, message: Delivery) -> None:
         deliver(message)
