@@ -18,6 +18,7 @@ from judgepool.tui.dialogs.verdicts import VerdictsScreen
 from judgepool.tui.screens.scores import ScoresScreen
 from judgepool.tui.verdict_jobs import SettleQueue
 from judgepool.tui.widgets.settle_order import SettleOrder
+from judgepool.tui.widgets.side_by_side import RankedColumn
 from tests.tui.conftest import wait_ready
 from tests.tui.pilot_support import screen_text, wait_until
 from tests.tui.review_support import build_review_workspace, review_app, settle
@@ -56,6 +57,7 @@ async def test_n_leaves_the_settle_order_where_the_annotator_was(tmp_path: Path)
         grade = await wait_ready(pilot)
         await pilot.press("j", "j")
         before = grade.session.current
+        assert before is not None
         bar = grade.query_one(SettleOrder)
         await pilot.press("t")
         await wait_until(pilot, lambda: bar.last is not None, "the settle order")
@@ -112,3 +114,62 @@ async def test_ids_in_the_pairs_and_the_lists_show_literally(tmp_path: Path) -> 
         await wait_until(pilot, lambda: lists.lists is not None, "both lists")
         shown = screen_text(app)
         assert "[bold]X" in shown and "A alpha" in shown and "B beta" in shown
+
+
+async def test_a_grade_given_side_by_side_counts_in_the_settle_order(tmp_path: Path) -> None:
+    workspace = build_story_workspace(tmp_path)
+    with open_workspace(workspace) as ws:
+        first = SettleQueue.of_workspace(ws, ws.default_contract()).step().hole
+    assert first is not None
+    best = (first.query_id, first.doc_id)
+    app = review_app(workspace)
+    async with app.run_test(size=SIZE) as pilot:
+        grade = await wait_ready(pilot)
+        bar = grade.query_one(SettleOrder)
+        await pilot.press("t")
+        await wait_until(pilot, lambda: grade.session.current == best, "the first hole")
+        assert bar.last is not None
+        holes = bar.last.holes
+
+        # another hole of the same query, graded in the side-by-side lists
+        await pilot.press("s")
+        await settle(pilot)
+        scores = app.screen
+        assert isinstance(scores, ScoresScreen)
+        await wait_until(pilot, lambda: scores.compared is not None, "the pairs")
+        await pilot.press("p")
+        await pilot.pause()
+        view = app.screen
+        assert isinstance(view, VerdictsScreen)
+        pairs = view.compared.report.pairs
+        index = next(i for i, p in enumerate(pairs) if {p.a, p.b} >= set(first.runs[:1]))
+        view.query_one("#verdicts-pairs", DataTable).move_cursor(row=index)
+        queries = view.query_one("#verdicts-queries", DataTable)
+        queries.focus()
+        queries.move_cursor(row=queries.get_row_index(first.query_id))
+        await pilot.press("o")
+        await settle(pilot)
+        lists = app.screen
+        assert isinstance(lists, SideBySideScreen)
+        await wait_until(pilot, lambda: lists.lists is not None, "both lists")
+        assert lists.lists is not None
+        side_a = lists.a in first.runs  # the list of a run with the hole
+        column = lists.query_one("#sbs-a" if side_a else "#sbs-b", RankedColumn)
+        ranked = (lists.lists.a if side_a else lists.lists.b).ranked[:10]
+        other = next(r.doc_id for r in ranked if r.grade is None and r.doc_id != first.doc_id)
+        column.focus()
+        column.move_cursor(row=column.docs.index(other))
+        await pilot.pause()
+        await pilot.press("1")
+        await settle(pilot)
+
+        # back on the grade screen: grading the shown hole ranks both in
+        await pilot.press("g")
+        await pilot.pause()
+        assert grade.session.current == best
+        await pilot.press("0")
+        await wait_until(
+            pilot, lambda: bar.last is not None and bar.last.holes == holes - 2, "both counted"
+        )
+        await pilot.pause()
+        assert grade.session.current not in (best, (first.query_id, other))

@@ -68,12 +68,11 @@ def _walk_the_story(tmp_path: Path, terminal: Terminal) -> None:
     terminal.keys("g", "t")
     terminal.wait_for(showing(f"settle order: {holes} holes left, {start_open} of 6 pairs"))
     for done, (query_id, doc_id) in enumerate(offered):
-        terminal.wait_for(
-            lambda s, doc_id=doc_id, done=done: (
-                doc_id in s and "decides the most" in s and f"{holes - done} holes left" in s
-            ),
-            timeout=30,
-        )
+
+        def shown_next(s: str, doc_id: str = doc_id, done: int = done) -> bool:
+            return doc_id in s and "decides most" in s and f"{holes - done} holes left" in s
+
+        terminal.wait_for(shown_next, timeout=30)
         terminal.keys(str(true_grade(query_id, doc_id)))
     terminal.wait_for(
         showing(f"{holes - len(offered)} holes left, {end_open} of 6 pairs could flip"),

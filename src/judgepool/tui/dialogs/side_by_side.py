@@ -31,6 +31,7 @@ from judgepool.display import literal
 from judgepool.services import app_queries
 from judgepool.services.review import drill_down
 from judgepool.services.workspace import StorageError, Workspace
+from judgepool.tui.dialogs.screen_keys import SCREEN_KEYS
 from judgepool.tui.hosts import grading_host, review_host
 from judgepool.tui.thread_jobs import Delivery, deliver, read_in_thread
 from judgepool.tui.widgets.highlight import highlighted, query_terms
@@ -83,6 +84,7 @@ class SideBySideScreen(ModalScreen[None]):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
+        *SCREEN_KEYS,
         Binding("escape", "close", "close", tooltip="Back to the runs pair by pair"),
         *(
             Binding(

@@ -32,6 +32,7 @@ from textual.widgets import DataTable, Footer, Static
 from judgepool.core.verdicts import PairStats
 from judgepool.display import literal
 from judgepool.services.verdicts import ComparedRuns
+from judgepool.tui.dialogs.screen_keys import SCREEN_KEYS
 from judgepool.tui.dialogs.side_by_side import SideBySideScreen
 from judgepool.tui.hosts import review_host
 from judgepool.tui.messages import GradeSaved
@@ -120,6 +121,7 @@ class VerdictsScreen(ModalScreen[None]):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
+        *SCREEN_KEYS,
         Binding("escape", "close", "close", tooltip="Back to the audit or scores screen"),
         Binding(
             "o",

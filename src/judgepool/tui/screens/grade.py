@@ -353,8 +353,9 @@ class GradeScreen(Screen[None]):
             self._say(("settle order: no unjudged document left in the runs' top k", "green"))
             self._update_status()
             return
+        saved = self._status.plain if self._status.plain.startswith("saved") else ""
         self._bring(message.query_id, message.doc_id)
-        self._say(("settle order: ", "bold magenta"), ("this hole decides the most", ""))
+        self._say((saved + " · " if saved else "", ""), ("next: the hole that decides most", ""))
         self._show()
 
     def action_next_unjudged(self) -> None:

@@ -80,9 +80,16 @@ def screen_bindings() -> list[tuple[str, list[BindingType]]]:
         ("Grade screen", GradeScreen.BINDINGS),
         ("Audit screen", [*ReviewScreen.BINDINGS, *AuditScreen.BINDINGS]),
         ("Scores screen", [*ReviewScreen.BINDINGS, *ScoresScreen.BINDINGS]),
-        ("Runs pair by pair (p)", VerdictsScreen.BINDINGS),
-        ("A query side by side (o in the pairs)", SideBySideScreen.BINDINGS),
+        ("Runs pair by pair (p)", _own(VerdictsScreen.BINDINGS)),
+        ("A query side by side (o in the pairs)", _own(SideBySideScreen.BINDINGS)),
     ]
+
+
+def _own(bindings: list[BindingType]) -> list[BindingType]:
+    """A dialog's bindings without the screen keys it repeats (listed under Everywhere)."""
+    from judgepool.tui.dialogs.screen_keys import SCREEN_KEYS
+
+    return [binding for binding in bindings if binding not in SCREEN_KEYS]
 
 
 def help_text(app_bindings: Iterable[BindingType], scale: Scale) -> Text:

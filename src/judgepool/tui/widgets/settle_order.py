@@ -11,7 +11,9 @@ tells its screen which document to show with a `SettleOrder.Next` message.
 
 The queue is built from the workspace (every stored run, its judgments under
 the consensus rule, the app's contract) when settle order starts, and again
-after an undo; a grade only updates it.
+after an undo; a grade only updates it, and so do grades given elsewhere
+meanwhile (the comparison's side-by-side lists), taken in before the next
+ranking.
 """
 
 from __future__ import annotations
@@ -24,6 +26,8 @@ from textual.message import Message
 from textual.widgets import Static
 
 from judgepool.display import literal
+from judgepool.tui.hosts import review_host
+from judgepool.tui.messages import GradeSaved
 from judgepool.tui.thread_jobs import Delivery, deliver, read_in_thread
 from judgepool.tui.verdict_jobs import SettleQueue, SettleStep
 from judgepool.tui.widgets.score_format import message as message_text
@@ -75,6 +79,15 @@ class SettleOrder(Static):
         self.readers = readers
         self.queue: SettleQueue | None = None
         self.last: SettleStep | None = None
+        # grades saved since the last ranking (GradeSaved), taken in by the next
+        self._saved: list[tuple[str, str, int]] = []
+
+    def on_mount(self) -> None:
+        review_host(self.app).grade_saved_signal.subscribe(self, self._grade_saved)
+
+    def _grade_saved(self, saved: GradeSaved) -> None:
+        if self.active and saved.grade is not None:
+            self._saved.append((saved.query_id, saved.doc_id, saved.grade))
 
     @property
     def active(self) -> bool:
@@ -84,6 +97,7 @@ class SettleOrder(Static):
         """Enter settle order: build the queue and show its first hole."""
         self.remove_class("-failed")
         self.add_class("-active")
+        self._saved = []  # the queue is read from the workspace: it has them
         self.update(Text("settle order: finding the holes…", style="italic magenta"))
 
         def build(ws: Workspace) -> tuple[SettleQueue, SettleStep]:
@@ -105,8 +119,13 @@ class SettleOrder(Static):
         if queue is None:
             return
         self.update(Text("settle order: ranking the holes again…", style="italic magenta"))
+        # this grade, and any given elsewhere since the last ranking (a grade
+        # taken in twice changes nothing)
+        saved, self._saved = self._saved, []
 
         def rank(_ws: Workspace) -> SettleStep:
+            for item in saved:
+                queue.judge(*item)
             if grade is None:
                 queue.defer(query_id, doc_id)
             else:
