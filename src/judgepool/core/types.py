@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass
+from functools import cached_property
 from typing import Any, NamedTuple
 
 from judgepool.core.contract import Contract
@@ -90,7 +91,14 @@ class Evaluation:
     missing_queries: tuple[str, ...]
 
     def query(self, query_id: str) -> QueryResult:
+        """The record of ``query_id`` (KeyError when the query is not judged)."""
+        return self._by_query[query_id]
+
+    @cached_property
+    def _by_query(self) -> dict[str, QueryResult]:
+        # built once: a comparison looks up every query of every run, and a
+        # scan per look-up made that quadratic (minutes on 7,000 queries)
+        index: dict[str, QueryResult] = {}
         for result in self.per_query:
-            if result.query_id == query_id:
-                return result
-        raise KeyError(query_id)
+            index.setdefault(result.query_id, result)
+        return index
