@@ -24,7 +24,8 @@ from statsmodels.stats.multitest import multipletests
 from tests.cli.conftest import ranked, write_qrels, write_run
 
 DL19 = Path(__file__).resolve().parents[1] / "data" / "dl19-passage"
-SAMPLE = Path(__file__).parents[2] / "sample_data" / "dl19"
+# the 43-query DL19 slice with top-20 runs (moved from sample_data/ by the demo rebuild)
+SAMPLE = Path(__file__).parents[2] / "tests" / "fixtures" / "dl19-top20"
 TOLERANCE = 1e-12
 PAIR_FIELDS = {
     "a", "b", "mean_diff", "wins", "ties", "losses", "t_p", "randomization_p", "bootstrap_ci",

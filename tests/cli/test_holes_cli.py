@@ -14,7 +14,8 @@ from click.testing import Result
 from tests.cli.conftest import ranked, write_qrels, write_run
 
 DL19 = Path(__file__).resolve().parents[1] / "data" / "dl19-passage"
-SAMPLE = Path(__file__).parents[2] / "sample_data" / "dl19"
+# the 43-query DL19 slice with top-20 runs (moved from sample_data/ by the demo rebuild)
+SAMPLE = Path(__file__).parents[2] / "tests" / "fixtures" / "dl19-top20"
 
 
 def holes_json(cli: Callable[..., Result], *args: Any) -> list[dict[str, Any]]:

@@ -26,6 +26,9 @@ it through the protocols of `judgepool.tui.hosts` and never import this module:
 - ``app.queue_for_grading(query_id, doc_id)`` switches to the grade screen and
   shows that document at once (the audit's "judge the holes"); after it is
   graded, grading returns to where the annotator was.
+- ``app.judge_document(query_id, doc_id, grade)`` grades a document from
+  another screen than the grade screen (the comparison's side-by-side lists):
+  written as the grade screen writes, taken into its plan, announced.
 - After every judgment event is committed (a grade, unsure, a note, an undo)
   the grade screen calls ``app.grade_saved(query_id, doc_id, grade)``, which
   publishes `judgepool.tui.messages.GradeSaved` on ``app.grade_saved_signal``;
@@ -50,6 +53,7 @@ from textual.screen import ModalScreen, Screen
 from textual.signal import Signal
 
 from judgepool.core.contract import Contract
+from judgepool.services import app_queries, judging
 from judgepool.services.workspace import Workspace, WorkspaceReadOnly, open_workspace
 from judgepool.tui.grading import GradingSession, read_session
 from judgepool.tui.messages import GradeSaved
@@ -185,6 +189,16 @@ class JudgepoolApp(App[None]):
         """Show ``doc_id`` of ``query_id`` on the grade screen now."""
         self.action_show_screen("grade")
         self.get_screen("grade", GradeScreen).queue_document(query_id, doc_id)
+
+    def judge_document(self, query_id: str, doc_id: str, grade: int) -> int | None:
+        """Grade a document from a screen other than the grade screen; the grade
+        saved, or the refusal raised (`JudgepoolError`, `StorageError`)."""
+        event = judging.judge(self.ws, query_id, doc_id, grade, annotator=self.annotator)
+        # the grade screen's plan counts it (its progress bars), if it holds the document
+        judgment = app_queries.item_judgment(self.ws, self.annotator, query_id, doc_id)
+        self.session.record(query_id, doc_id, judgment)
+        self.grade_saved(query_id, doc_id, event.grade)
+        return event.grade
 
     def grade_saved(self, query_id: str, doc_id: str, grade: int | None) -> None:
         """Tell the screens that follow judgments that a judgment event is on disk."""

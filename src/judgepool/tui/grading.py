@@ -170,6 +170,14 @@ class GradingSession:
             return self._go(resume)
         return self.step(+1)
 
+    def resume(self) -> Item | None:
+        """Back to where sent documents interrupted the annotator (if they did
+        not move on their own since), else stay put."""
+        if self._resume is not None:
+            resume, self._resume = self._resume, None
+            return self._go(resume)
+        return self.current
+
     def forget_resume(self) -> None:
         """The annotator moved on their own: a grade no longer returns anywhere."""
         self._resume = None

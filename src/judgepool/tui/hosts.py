@@ -36,6 +36,10 @@ class GradingHost(Protocol):
     annotator: str
     # the app's one connection for its main thread: the grade screen reads and writes on it
     ws: Workspace
+    # read connections for thread workers (the settle order's)
+    readers: ReadConnections
+    # the active contract (the settle order ranks the holes under it)
+    contract: Contract
 
     @property
     def workspace_label(self) -> str:
@@ -60,6 +64,10 @@ class ReviewHost(Protocol):
 
     def queue_for_grading(self, query_id: str, doc_id: str) -> None:
         """Send a document to the grade screen ("judge the holes")."""
+
+    def judge_document(self, query_id: str, doc_id: str, grade: int) -> int | None:
+        """Grade a document where it is shown (the comparison's side-by-side
+        lists); raises the refusal when it is not saved."""
 
 
 def grading_host(app: App[Any]) -> GradingHost:

@@ -15,6 +15,8 @@ Bindings (also in the footer):
 - ``j`` (or ``enter`` on a hole) sends the highlighted unjudged document to
   grading (``app.queue_for_grading``); ``enter`` on a query moves to its holes;
 - ``h`` jumps to the first hole of the worst query that has one;
+- ``p`` every pair of runs: tests, bounds and verdicts (the pairs' verdicts,
+  with the holes between each pair and a verdict, are shown above the queries);
 - ``c`` changes the contract; ``f5`` audits again.
 
 After a grade is saved (`GradeSaved`) the audit and score are recomputed —
@@ -113,6 +115,7 @@ class AuditScreen(ReviewScreen):
                 yield OptionList(id="audit-runs")
             with Vertical(id="audit-main"):
                 yield AuditSummary(id="audit-summary")
+                yield from self.compose_verdicts()
                 yield AuditQueryTable(id="audit-queries")
                 with Horizontal(id="audit-bottom"):
                     yield HoleTable(id="audit-holes")
@@ -173,6 +176,7 @@ class AuditScreen(ReviewScreen):
 
     def compute(self, contract: Contract) -> None:
         """Audit and score the current run under ``contract``, in a worker."""
+        self.compute_verdicts(contract)
         run = self.run
         if run is None:
             return

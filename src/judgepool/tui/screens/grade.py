@@ -7,6 +7,10 @@ Keys (also in the footer, on ``?`` and in the palette):
 - ``z`` undoes this session's last judgment (the ledger gains an event that
   restores the state before it; nothing is deleted).
 - ``e`` adds a note: to the current judgment, or to the grade about to be given.
+- ``t`` settle order: the unjudged documents of the runs' top k that decide
+  which run is better come first, recomputed after each grade
+  (`judgepool.tui.widgets.settle_order`); ``t`` again or ``n`` returns to the
+  pool order, where the annotator was.
 - ``n`` next unjudged; ``j``/``down`` and ``k``/``up`` next and previous
   document; ``]`` and ``[`` next and previous query.
 - ``space``/``pgdn`` and ``b``/``pgup`` scroll the document, then page through a
@@ -28,7 +32,7 @@ from typing import ClassVar, Final
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
@@ -42,8 +46,8 @@ from judgepool.services.workspace import StorageError
 from judgepool.tui.dialogs.note import NoteDialog
 from judgepool.tui.grading import GradingSession
 from judgepool.tui.hosts import GradingHost, grading_host
+from judgepool.tui.screens.grade_keys import GRADE_BINDINGS
 from judgepool.tui.widgets.grading_panels import (
-    PAGING_BINDINGS,
     DocumentView,
     GradeScale,
     GradingProgress,
@@ -51,10 +55,7 @@ from judgepool.tui.widgets.grading_panels import (
     QueryPanel,
 )
 from judgepool.tui.widgets.highlight import literal_text, query_terms
-
-_GRADE: Final = Binding.Group("grade", compact=True)
-_DOCUMENT: Final = Binding.Group("doc")
-_QUERY: Final = Binding.Group("query")
+from judgepool.tui.widgets.settle_order import SettleOrder
 
 NOTHING_TO_GRADE: Final = (
     "Nothing to grade yet. Build a pool of documents to judge "
@@ -66,43 +67,7 @@ NOTHING_TO_GRADE: Final = (
 class GradeScreen(Screen[None]):
     """Grade pooled documents, one keystroke each."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        *(
-            Binding(
-                str(digit),
-                f"grade({digit})",
-                "grade",
-                group=_GRADE,
-                tooltip=f"Grade {digit} and go to the next document",
-            )
-            for digit in range(10)
-        ),
-        Binding("u", "unsure", "unsure", tooltip="Unsure: defer this document without a grade"),
-        Binding("z", "undo", "undo", tooltip="Undo the last judgment of this session"),
-        Binding("e", "note", "note", tooltip="Add a note to the current judgment"),
-        Binding("n", "next_unjudged", "unjudged", tooltip="Jump to the next unjudged document"),
-        Binding("j,down", "next_document", "document", group=_DOCUMENT, tooltip="Next document"),
-        Binding(
-            "k,up", "previous_document", "document", group=_DOCUMENT, tooltip="Previous document"
-        ),
-        Binding(
-            "right_square_bracket",
-            "next_query",
-            "query",
-            key_display="]",
-            group=_QUERY,
-            tooltip="Next query",
-        ),
-        Binding(
-            "left_square_bracket",
-            "previous_query",
-            "query",
-            key_display="[",
-            group=_QUERY,
-            tooltip="Previous query",
-        ),
-        *PAGING_BINDINGS,
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = GRADE_BINDINGS
 
     def __init__(self, session: GradingSession) -> None:
         super().__init__(id="grade")
@@ -124,6 +89,7 @@ class GradeScreen(Screen[None]):
         yield DocumentView(id="grade-document")
         yield GradeScale(id="grade-scale", markup=False)
         yield GradingProgress(id="grade-progress")
+        yield SettleOrder(self.host.readers, id="grade-settle")
         yield Static(id="grade-status", markup=False)
         yield Footer()
 
@@ -192,6 +158,8 @@ class GradeScreen(Screen[None]):
         if pending is not None and pending in self._pending_notes:
             parts.append(Text("a note waits for this document's grade", style="italic"))
         parts.append(Text(f"{len(self._history)} judged this session", style="dim"))
+        if not self.query_one(SettleOrder).active:
+            parts.append(Text("t settle order", style="dim"))
         line = Text(" · ", style="dim").join(parts)
         self.query_one("#grade-status", Static).update(line, layout=False)
 
@@ -252,7 +220,11 @@ class GradeScreen(Screen[None]):
                 (" with a note" if note else "", "italic"),
             )
         host.grade_saved(query_id, doc_id, event.grade)
-        if advance:
+        settle = self.query_one(SettleOrder)
+        if advance and settle.active:
+            # the next hole comes once the order is recomputed (SettleOrder.Next)
+            settle.graded(query_id, doc_id, None if event.unsure else event.grade)
+        elif advance:
             session.advance()
         self._show()
         return True
@@ -291,6 +263,9 @@ class GradeScreen(Screen[None]):
         host.grade_saved(query_id, doc_id, judgment.own_grade)
         session.forget_resume()
         session.goto(query_id, doc_id)
+        settle = self.query_one(SettleOrder)
+        if settle.active:
+            settle.start(self.host.contract)  # the queue knew the grade undone: build it again
         self._show()
 
     def action_note(self) -> None:
@@ -356,7 +331,37 @@ class GradeScreen(Screen[None]):
             self._say((f"the {edge} of the document", "dim") if edge else ("", ""))
         self._update_status()
 
+    def action_settle_order(self) -> None:
+        """Enter settle order, or leave it for the pool order."""
+        settle = self.query_one(SettleOrder)
+        if settle.active:
+            self._leave_settle_order()
+            return
+        settle.start(self.host.contract)
+        self._say(("settle order: the holes that decide comparisons come first", "magenta"))
+        self._update_status()
+
+    def _leave_settle_order(self) -> None:
+        self.query_one(SettleOrder).stop()
+        self.session.resume()
+        self._say(("back to the pool order", "bold"))
+        self._show()
+
+    def on_settle_order_next(self, message: SettleOrder.Next) -> None:
+        message.stop()
+        if message.query_id is None or message.doc_id is None:
+            self._say(("settle order: no unjudged document left in the runs' top k", "green"))
+            self._update_status()
+            return
+        saved = self._status.plain if self._status.plain.startswith("saved") else ""
+        self._bring(message.query_id, message.doc_id)
+        self._say((saved + " · " if saved else "", ""), ("next: the hole that decides most", ""))
+        self._show()
+
     def action_next_unjudged(self) -> None:
+        if self.query_one(SettleOrder).active:
+            self._leave_settle_order()
+            return
         session = self.session
         session.forget_resume()
         if session.next_unjudged() is None:
@@ -369,6 +374,12 @@ class GradeScreen(Screen[None]):
 
     def queue_document(self, query_id: str, doc_id: str) -> None:
         """Show ``doc_id`` of ``query_id`` now (the app's ``queue_for_grading``)."""
+        self._bring(query_id, doc_id)
+        self._say(("sent here for grading: ", "bold"), (doc_id, ""))
+        self._show()
+
+    def _bring(self, query_id: str, doc_id: str) -> None:
+        """Make ``doc_id`` of ``query_id`` the current document, pooled or not."""
         session = self.session
         host = self.host
         if not session.has_query(query_id):
@@ -377,8 +388,6 @@ class GradeScreen(Screen[None]):
         session.record(
             query_id, doc_id, app_queries.item_judgment(host.ws, host.annotator, query_id, doc_id)
         )
-        self._say(("sent here for grading: ", "bold"), (doc_id, ""))
-        self._show()
 
 
 def _state(judgment: ItemJudgment) -> tuple[str, str]:

@@ -38,9 +38,14 @@ def _key(binding: Binding) -> str:
     return binding.key_display or _KEY_NAMES.get(binding.key, binding.key)
 
 
-def key_rows(bindings: Iterable[BindingType], scale: Scale) -> list[tuple[str, str]]:
+GRADE_AND_GO: Final = "grade the document with that grade and go to the next one"
+
+
+def key_rows(
+    bindings: Iterable[BindingType], scale: Scale, grade_help: str = GRADE_AND_GO
+) -> list[tuple[str, str]]:
     """(keys, what they do) for a list of bindings: keys sharing an action are
-    one row, and the grade keys one row limited to the scale."""
+    one row, and the grade keys one row limited to the scale (``grade_help``)."""
     rows: dict[str, list[str]] = {}
     helps: dict[str, str] = {}
     grades: list[str] = []
@@ -54,26 +59,37 @@ def key_rows(bindings: Iterable[BindingType], scale: Scale) -> list[tuple[str, s
         helps.setdefault(binding.action, binding.tooltip or binding.description)
     result: list[tuple[str, str]] = []
     if grades:
-        result.append(
-            (" ".join(grades), "grade the document with that grade and go to the next one")
-        )
+        result.append((" ".join(grades), grade_help))
     result.extend((" / ".join(keys), helps[action]) for action, keys in rows.items())
     return result
 
 
 def screen_bindings() -> list[tuple[str, list[BindingType]]]:
-    """(title, bindings) of the screens help lists, in order."""
+    """(title, bindings) of the screens and comparison dialogs help lists, in order."""
     # Imported here, when help is first opened: the app imports this module at
     # start, and the audit and scores screens are imported when first needed.
+    from judgepool.tui.dialogs.side_by_side import SideBySideScreen
+    from judgepool.tui.dialogs.verdicts import VerdictsScreen
     from judgepool.tui.screens.audit import AuditScreen
     from judgepool.tui.screens.grade import GradeScreen
+    from judgepool.tui.screens.review import ReviewScreen
     from judgepool.tui.screens.scores import ScoresScreen
 
+    # the keys both review screens inherit (p) come first on each
     return [
         ("Grade screen", GradeScreen.BINDINGS),
-        ("Audit screen", AuditScreen.BINDINGS),
-        ("Scores screen", ScoresScreen.BINDINGS),
+        ("Audit screen", [*ReviewScreen.BINDINGS, *AuditScreen.BINDINGS]),
+        ("Scores screen", [*ReviewScreen.BINDINGS, *ScoresScreen.BINDINGS]),
+        ("Runs pair by pair (p)", _own(VerdictsScreen.BINDINGS)),
+        ("A query side by side (o in the pairs)", _own(SideBySideScreen.BINDINGS)),
     ]
+
+
+def _own(bindings: list[BindingType]) -> list[BindingType]:
+    """A dialog's bindings without the screen keys it repeats (listed under Everywhere)."""
+    from judgepool.tui.dialogs.screen_keys import SCREEN_KEYS
+
+    return [binding for binding in bindings if binding not in SCREEN_KEYS]
 
 
 def help_text(app_bindings: Iterable[BindingType], scale: Scale) -> Text:
@@ -88,7 +104,8 @@ def help_text(app_bindings: Iterable[BindingType], scale: Scale) -> Text:
         )
     ]
     for title, bindings in screen_bindings():
-        sections.append((title, key_rows(bindings, scale)))
+        grade_help = GRADE_AND_GO if title == "Grade screen" else "grade the document here"
+        sections.append((title, key_rows(bindings, scale, grade_help)))
     width = max(len(keys) for _, rows in sections for keys, _ in rows) + 3
     text = Text()
     for index, (title, rows) in enumerate(sections):

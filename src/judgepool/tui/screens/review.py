@@ -11,6 +11,11 @@ recompute when they must:
   shown again;
 - on ``f5``.
 
+Both also show, per pair of runs, whether the unjudged documents could still
+change which run is better (`PairVerdicts`: settled / could flip / tied, and
+the holes in the way), computed with `compute_verdicts` in its own worker
+group; ``p`` opens the full comparison (`VerdictsScreen`).
+
 A subclass names itself (``NAME``, the prefix of its widget IDs, and
 ``HEADING``), yields its body (`compose_body`), starts its work on mount
 (`started`) and computes under a contract (`compute`). It reads the workspace
@@ -29,6 +34,7 @@ from typing import TYPE_CHECKING, ClassVar, TypeVar
 
 from rich.text import Text
 from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
 from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Footer, Static
@@ -39,10 +45,13 @@ from judgepool.core.errors import JudgepoolError
 from judgepool.display import literal
 from judgepool.tui.hosts import ReviewHost, review_host
 from judgepool.tui.messages import GradeSaved
+from judgepool.tui.verdict_jobs import compare_workspace, verdict_contract
+from judgepool.tui.widgets.pair_verdicts import PairVerdicts, tally
 from judgepool.tui.widgets.score_contract import ContractBar, ContractDialog
 from judgepool.tui.widgets.score_format import message as message_text
 
 if TYPE_CHECKING:
+    from judgepool.services.verdicts import ComparedRuns
     from judgepool.services.workspace import Workspace
 
 Result = TypeVar("Result")
@@ -57,6 +66,18 @@ class ReviewScreen(Screen[None]):
     """The prefix of the screen's widget IDs: ``{NAME}-title``, ``-contract``, ``-status``."""
     HEADING: ClassVar[str]
     """The title line's text until the screen has something to say there."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding(
+            "p",
+            "verdicts",
+            "pairs",
+            tooltip=(
+                "Compare the runs pair by pair: tests, bounds under the unjudged documents, "
+                "verdicts; open a query's two lists side by side"
+            ),
+        ),
+    ]
 
     @dataclass
     class Progress(Message):
@@ -77,6 +98,10 @@ class ReviewScreen(Screen[None]):
         super().__init__()
         # a GradeSaved arrived since the last computation
         self.stale = False
+        self.compared: ComparedRuns | None = None
+        # the contract the verdicts shown (or being computed) are under; None
+        # once a grade or f5 made them stale
+        self._verdicts_under: Contract | None = None
 
     @property
     def host(self) -> ReviewHost:
@@ -95,6 +120,65 @@ class ReviewScreen(Screen[None]):
     def compose_body(self) -> ComposeResult:
         """The widgets between the contract and the status line."""
         yield from ()
+
+    def compose_verdicts(self) -> ComposeResult:
+        """The pairs' verdicts: a title line and the table (`PairVerdicts`)."""
+        yield Static(id=f"{self.NAME}-verdicts-title", classes="review-title")
+        yield PairVerdicts(id=f"{self.NAME}-verdicts")
+
+    def compute_verdicts(self, contract: Contract) -> None:
+        """Compare every pair of runs under ``contract`` in a worker, then show
+        the verdicts (a screen without `compose_verdicts` skips this)."""
+        if not self.query(PairVerdicts) or self._verdicts_under == contract:
+            return  # no table, or the same verdicts (an audit of another run)
+        self._verdicts_under = contract
+        title = self.query_one(f"#{self.NAME}-verdicts-title", Static)
+        title.update(Text("comparing the runs pair by pair…", style="italic"))
+
+        def done(compared: ComparedRuns | None) -> None:
+            if contract != self.host.contract:
+                return  # a newer contract is being compared
+            self.compared = compared
+            self.query_one(PairVerdicts).show(compared)
+            heading = Text("Pairs", style="bold")
+            if compared is None:
+                heading.append("   fewer than two runs: nothing to compare", style="dim")
+            else:
+                heading.append("   ")
+                heading.append_text(tally(compared))
+                if any(pair.verdict == "could flip" for pair in compared.report.pairs):
+                    heading.append("  · grade screen t: their holes first", style="dim")
+                _, note = verdict_contract(contract)
+                if note:
+                    heading.append("  · as under unjudged=zero (p: why)", style="dim")
+            title.update(heading)
+
+        def failed(error: str) -> None:
+            if contract == self.host.contract:
+                self._verdicts_under = None
+                self.compared = None
+                self.query_one(PairVerdicts).show(None)
+                title.update(message_text("Pairs: " + error.splitlines()[0], "red"))
+
+        self.read_in_worker(
+            lambda ws, _stage: compare_workspace(ws, contract),
+            done,
+            failed,
+            group=f"{self.NAME}-verdicts",
+        )
+
+    def action_verdicts(self) -> None:
+        """Open the full comparison of the runs, pair by pair."""
+        if self.compared is None:
+            self.notify(
+                "no comparison yet: it needs two runs, and may still be computing",
+                severity="warning",
+            )
+            return
+        from judgepool.tui.dialogs.verdicts import VerdictsScreen
+
+        _, note = verdict_contract(self.host.contract)
+        self.app.push_screen(VerdictsScreen(self.compared, note))
 
     def set_status(self, text: Text) -> None:
         """Show ``text`` on the status line."""
@@ -139,6 +223,7 @@ class ReviewScreen(Screen[None]):
     def grade_saved(self, saved: GradeSaved) -> None:
         """A judgment event is on disk: recompute now if showing, else when shown."""
         self.stale = True
+        self._verdicts_under = None
         if self.is_current:
             self.recompute()
 
@@ -148,6 +233,7 @@ class ReviewScreen(Screen[None]):
             self.recompute()
 
     def action_recompute(self) -> None:
+        self._verdicts_under = None
         self.recompute()
 
     def action_edit_contract(self) -> None:

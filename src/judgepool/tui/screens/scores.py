@@ -13,6 +13,8 @@ Bindings (also in the footer):
 - ``enter`` / ``d`` drill into the highlighted query: its ranked list with
   grades beside the ideal list;
 - ``v`` compare the highlighted run with another, query by query;
+- ``p`` every pair of runs: tests, bounds and verdicts (the pairs' verdicts
+  are also in the table under the runs), and a query's two lists side by side;
 - ``c`` change the contract (everything recomputes);
 - ``f5`` recompute now.
 
@@ -86,6 +88,7 @@ class ScoresScreen(ReviewScreen):
 
     def compose_body(self) -> ComposeResult:
         yield RunSummaryTable(id="scores-runs")
+        yield from self.compose_verdicts()
         with Horizontal(id="scores-body"):
             yield PerQueryTable(id="scores-queries")
             yield NdcgHistogram(id="scores-histogram")
@@ -99,6 +102,7 @@ class ScoresScreen(ReviewScreen):
     def compute(self, contract: Contract) -> None:
         """Score every run under ``contract``, in a worker."""
         self.set_status(Text("scoring…", style="italic"))
+        self.compute_verdicts(contract)
 
         def failed(error: str) -> None:
             if contract == self.host.contract:

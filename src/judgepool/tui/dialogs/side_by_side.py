@@ -1,0 +1,249 @@
+"""`SideBySideScreen`: one query as two runs' ranked lists side by side, as DiffIR shows it.
+
+Run A's top k on the left, run B's on the right, each document with its
+grade (``unjudged`` for a hole) and where the other run ranks it (`RankedColumn`);
+under them, the highlighted document's title and text, the query's words
+highlighted. The heading gives the query's text and both runs' nDCG@k.
+
+Keys: a digit grades the highlighted document here (`app.judge_document`:
+saved, taken into the grade screen's plan, and every screen recomputes;
+the lists show the new grade at once); ``j`` sends it to the grade screen
+instead; ``tab`` moves between the lists; ``escape`` goes back.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import DataTable, Footer, Static
+
+from judgepool.core.contract import Contract
+from judgepool.core.drilldown import Drilldown
+from judgepool.core.errors import JudgepoolError
+from judgepool.display import literal
+from judgepool.services import app_queries
+from judgepool.services.review import drill_down
+from judgepool.services.workspace import StorageError, Workspace
+from judgepool.tui.dialogs.screen_keys import SCREEN_KEYS
+from judgepool.tui.hosts import grading_host, review_host
+from judgepool.tui.thread_jobs import Delivery, deliver, read_in_thread
+from judgepool.tui.widgets.highlight import highlighted, query_terms
+from judgepool.tui.widgets.score_format import number
+from judgepool.tui.widgets.side_by_side import RankedColumn
+
+_GRADE = Binding.Group("grade", compact=True)
+
+
+@dataclass(frozen=True)
+class QueryLists:
+    """What the side-by-side view shows of one query: both runs' drill-downs and its text."""
+
+    a: Drilldown
+    b: Drilldown
+    text: str
+
+
+def read_lists(ws: Workspace, a: str, b: str, query_id: str, contract: Contract) -> QueryLists:
+    """Both runs' ranked lists for ``query_id`` with grades, and its text."""
+    query = app_queries.plan_query(ws, query_id)
+    return QueryLists(
+        drill_down(ws, a, query_id, contract),
+        drill_down(ws, b, query_id, contract),
+        query.text.text,
+    )
+
+
+class SideBySideScreen(ModalScreen[None]):
+    """Two runs' top k for one query, side by side, gradable in place."""
+
+    DEFAULT_CLASSES = "dialog"
+    DEFAULT_CSS = """
+    SideBySideScreen > Vertical {
+        width: 96%;
+        height: 94%;
+    }
+    SideBySideScreen #sbs-heading {
+        height: auto;
+        padding: 0 1;
+    }
+    SideBySideScreen #sbs-lists {
+        height: 1fr;
+    }
+    SideBySideScreen #sbs-document {
+        height: 1fr;
+        border: round $accent;
+        padding: 0 1;
+    }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        *SCREEN_KEYS,
+        Binding("escape", "close", "close", tooltip="Back to the runs pair by pair"),
+        *(
+            Binding(
+                str(digit),
+                f"grade({digit})",
+                "grade",
+                group=_GRADE,
+                tooltip=f"Grade the highlighted document {digit}, here",
+            )
+            for digit in range(10)
+        ),
+        Binding(
+            "j",
+            "send",
+            "to grade screen",
+            tooltip="Send the highlighted document to the grade screen",
+        ),
+    ]
+
+    def __init__(self, a: str, b: str, query_id: str, contract: Contract) -> None:
+        super().__init__()
+        self.a, self.b, self.query_id, self.contract = a, b, query_id, contract
+        self.lists: QueryLists | None = None
+        self.terms: frozenset[str] = frozenset()
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog-frame"):
+            yield Static(Text("reading both lists…", style="italic"), id="sbs-heading")
+            with Horizontal(id="sbs-lists"):
+                yield RankedColumn(id="sbs-a")
+                yield RankedColumn(id="sbs-b")
+            with VerticalScroll(id="sbs-document"):
+                yield Static(id="sbs-text")
+            yield Footer()
+
+    def on_mount(self) -> None:
+        # a Text, not a str: a border title given as a str is read as markup
+        self.query_one("#sbs-a", RankedColumn).border_title = Text(literal(f"A {self.a}"))
+        self.query_one("#sbs-b", RankedColumn).border_title = Text(literal(f"B {self.b}"))
+        self._load()
+
+    def _load(self) -> None:
+        a, b, query_id, contract = self.a, self.b, self.query_id, self.contract
+        read_in_thread(
+            self,
+            review_host(self.app).readers,
+            lambda ws: read_lists(ws, a, b, query_id, contract),
+            self._loaded,
+            self._failed,
+            group="sbs-lists",
+        )
+
+    def _loaded(self, lists: QueryLists) -> None:
+        first = self.lists is None
+        self.lists = lists
+        self.terms = query_terms(lists.text)
+        k = self.contract.k
+        heading = Text()
+        heading.append("query ", style="dim")
+        heading.append(literal(self.query_id), style="bold")
+        heading.append("  ")
+        heading.append(literal(lists.text))
+        heading.append(f"\nnDCG@{k}  A ", style="dim")
+        heading.append_text(number(lists.a.result.ndcg, style="bold"))
+        heading.append("   B ", style="dim")
+        heading.append_text(number(lists.b.result.ndcg, style="bold"))
+        heading.append(
+            "   a digit grades the highlighted document here; j sends it to the grade screen",
+            style="dim",
+        )
+        self.query_one("#sbs-heading", Static).update(heading)
+        column_a = self.query_one("#sbs-a", RankedColumn)
+        column_a.show(lists.a, lists.b)
+        self.query_one("#sbs-b", RankedColumn).show(lists.b, lists.a)
+        if first:
+            column_a.focus()
+        self._show_document(self.current_doc)
+
+    def _failed(self, error: str) -> None:
+        self.query_one("#sbs-heading", Static).update(Text(literal(error), style="bold red"))
+
+    def on_delivery(self, message: Delivery) -> None:
+        deliver(message)
+
+    # -- the highlighted document -----------------------------------------------------
+
+    @property
+    def current_doc(self) -> str | None:
+        """The highlighted document of the list that has the focus (else of A's)."""
+        focused = self.focused
+        column = focused if isinstance(focused, RankedColumn) else self.query_one("#sbs-a")
+        assert isinstance(column, RankedColumn)
+        return column.current_doc
+
+    @on(DataTable.RowHighlighted)
+    def _highlighted(self, event: DataTable.RowHighlighted) -> None:
+        if event.data_table is self.focused:
+            self._show_document(self.current_doc)
+
+    def on_descendant_focus(self) -> None:
+        self._show_document(self.current_doc)
+
+    def _show_document(self, doc_id: str | None) -> None:
+        if doc_id is None:
+            self.query_one("#sbs-text", Static).update("")
+            return
+        terms = self.terms
+        read_in_thread(
+            self,
+            review_host(self.app).readers,
+            lambda ws: app_queries.document_part(ws, doc_id, "first"),
+            lambda part: self._document_read(doc_id, part, terms),
+            self._failed,
+            group="sbs-document",
+        )
+
+    def _document_read(
+        self, doc_id: str, part: app_queries.DocumentPart | None, terms: frozenset[str]
+    ) -> None:
+        if doc_id != self.current_doc:
+            return
+        shown = Text()
+        shown.append(literal(doc_id), style="bold")
+        if part is None:
+            shown.append("\nno text for this document in the workspace", style="dim italic")
+        else:
+            if part.title is not None and part.title.text:
+                shown.append("  ")
+                shown.append_text(highlighted(part.title.text, terms))
+            shown.append("\n")
+            shown.append_text(highlighted(part.text.text, terms))
+            if not part.text.is_last:
+                shown.append("\n… the rest on the grade screen (j)", style="dim italic")
+        self.query_one("#sbs-document", VerticalScroll).border_title = "Document"
+        self.query_one("#sbs-text", Static).update(shown)
+
+    # -- grading -------------------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "grade":  # only the workspace's grades, in the footer too
+            return parameters[0] in grading_host(self.app).ws.scale
+        return True
+
+    def action_grade(self, grade: int) -> None:
+        doc_id = self.current_doc
+        if doc_id is None:
+            return
+        try:
+            saved = review_host(self.app).judge_document(self.query_id, doc_id, grade)
+        except (JudgepoolError, StorageError) as exc:
+            self.notify(literal(f"not saved: {exc}"), severity="error", markup=False)
+            return
+        self.notify(literal(f"saved {saved} for {doc_id}"), markup=False)
+        self._load()  # the lists show the grade (and the nDCG it gives)
+
+    def action_send(self) -> None:
+        doc_id = self.current_doc
+        if doc_id is not None:
+            review_host(self.app).queue_for_grading(self.query_id, doc_id)
+
+    def action_close(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,282 @@
+"""`VerdictsScreen`: every pair of runs — the paired tests, the bounds and the verdict.
+
+The app's view of ``judgepool compare --workspace``: the workspace's runs on
+the queries scored for every run (the common population), under the active
+contract (see `judgepool.tui.verdict_jobs.verdict_contract`). From top to
+bottom:
+
+- per run: mean nDCG@k, its 95 % interval, its bounds under the unjudged
+  documents, and the unjudged documents in its top k;
+- per pair: the mean difference, wins / ties / losses, the adjusted p-values
+  of the paired t-test and of the sign-flip randomisation test, the bootstrap
+  interval, the effect size, the bounds of the difference under the unjudged
+  documents with the verdict, and the holes that stand between the pair and
+  a verdict; a legend says in plain words what each column means;
+- the highlighted pair's per-query differences, largest first; ``enter`` (or
+  ``o``) opens the highlighted query's two ranked lists side by side
+  (`SideBySideScreen`), where a document can be graded.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import DataTable, Footer, Static
+
+from judgepool.core.verdicts import PairStats
+from judgepool.display import literal
+from judgepool.services.verdicts import ComparedRuns
+from judgepool.tui.dialogs.screen_keys import SCREEN_KEYS
+from judgepool.tui.dialogs.side_by_side import SideBySideScreen
+from judgepool.tui.hosts import review_host
+from judgepool.tui.messages import GradeSaved
+from judgepool.tui.thread_jobs import Delivery, deliver, read_in_thread
+from judgepool.tui.verdict_jobs import compare_workspace
+from judgepool.tui.widgets.pair_verdicts import bounds_cell, holes_cell, tally, verdict_cell
+from judgepool.tui.widgets.score_format import count, data, fill_table, number, signed
+
+LEGEND = (
+    "A − B: mean difference of nDCG@k.  W/T/L: queries A wins, ties, loses.  "
+    "p t / p rand: chance of a difference this large if the runs were equal (paired t-test; "
+    "sign-flip randomisation), adjusted for the number of pairs.  bootstrap: 95 % interval "
+    "of A − B.  effect: A − B over its standard deviation.  bounds: the lowest and highest "
+    "A − B whatever grades the unjudged documents get; settled when that range excludes 0.  "
+    "holes: unjudged documents of the two runs' top k."
+)
+
+
+def interval(values: tuple[float, float] | None) -> Text:
+    """[low, high] of an interval, 4 decimals."""
+    if values is None:
+        return Text("-", style="dim", justify="right")
+    return Text(f"[{values[0]:.4f}, {values[1]:.4f}]", justify="right")
+
+
+def p_value(value: float | None) -> Text:
+    """A p-value, bold below 0.05."""
+    if value is None:
+        return Text("-", style="dim", justify="right")
+    return Text(f"{value:.4f}", style="bold" if value < 0.05 else "", justify="right")
+
+
+def pair_cells(pair: PairStats) -> list[Text]:
+    """One pair's row of the pairs table (`PAIR_COLUMNS`): the verdict first,
+    then the tests, so a narrow terminal shows the verdict."""
+    return [
+        data(pair.a),
+        data(pair.b),
+        signed(pair.mean_diff),
+        bounds_cell(pair.diff_bounds),
+        verdict_cell(pair.verdict),
+        holes_cell(pair),
+        Text(f"{pair.wins}/{pair.ties}/{pair.losses}", justify="right"),
+        p_value(pair.t_p_adjusted),
+        p_value(pair.randomization_p_adjusted),
+        interval(pair.bootstrap_ci),
+        number(pair.effect_size, places=2),
+    ]
+
+
+PAIR_COLUMNS = (
+    "run A",
+    "run B",
+    "A − B",
+    "bounds under the holes",
+    "verdict",
+    "holes",
+    "W/T/L",
+    "p t",
+    "p rand",
+    "bootstrap 95 %",
+    "effect",
+)
+
+
+class VerdictsScreen(ModalScreen[None]):
+    """The workspace's runs compared pair by pair, with the verdicts."""
+
+    DEFAULT_CLASSES = "dialog"
+    DEFAULT_CSS = """
+    VerdictsScreen > Vertical {
+        width: 96%;
+        height: 94%;
+    }
+    VerdictsScreen #verdicts-heading, VerdictsScreen #verdicts-legend {
+        height: auto;
+        padding: 0 1;
+    }
+    VerdictsScreen #verdicts-runs, VerdictsScreen #verdicts-pairs {
+        height: auto;
+        max-height: 9;
+    }
+    VerdictsScreen #verdicts-queries {
+        height: 1fr;
+    }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        *SCREEN_KEYS,
+        Binding("escape", "close", "close", tooltip="Back to the audit or scores screen"),
+        Binding(
+            "o",
+            "open_query",
+            "side by side",
+            tooltip="The highlighted query's two ranked lists side by side, gradable",
+        ),
+    ]
+
+    def __init__(self, compared: ComparedRuns, note: str | None = None) -> None:
+        super().__init__()
+        self.compared = compared
+        self.note = note
+        self.pair_index = 0
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog-frame"):
+            yield Static(id="verdicts-heading")
+            yield DataTable[Text](id="verdicts-runs", cursor_type="none", zebra_stripes=True)
+            yield DataTable[Text](id="verdicts-pairs", cursor_type="row", zebra_stripes=True)
+            yield Static(Text(LEGEND, style="dim"), id="verdicts-legend")
+            yield DataTable[Text](id="verdicts-queries", cursor_type="row", zebra_stripes=True)
+            yield Footer()
+
+    def on_mount(self) -> None:
+        review_host(self.app).grade_saved_signal.subscribe(self, self._grade_saved)
+        self._fill()
+        self.query_one("#verdicts-pairs", DataTable).focus()
+
+    def _grade_saved(self, _saved: GradeSaved) -> None:
+        """A grade is on disk (given in the side-by-side view, say): compare again."""
+        contract = self.compared.report.contract
+        read_in_thread(
+            self,
+            review_host(self.app).readers,
+            lambda ws: compare_workspace(ws, contract),
+            self._compared,
+            lambda error: self.notify(literal(error), severity="error", markup=False),
+            group="verdicts",
+        )
+
+    def _compared(self, compared: ComparedRuns | None) -> None:
+        if compared is not None:
+            self.compared = compared
+            self._fill()
+
+    def on_delivery(self, message: Delivery) -> None:
+        deliver(message)
+
+    def _fill(self) -> None:
+        report = self.compared.report
+        k = report.contract.k
+        heading = Text("Runs compared pair by pair", style="bold")
+        heading.append(
+            f"   {len(report.population)} common queries"
+            f" ({len(report.left_out)} left out)   correction {report.correction}"
+            f"   {report.permutations} permutations, seed {report.seed}"
+            f"   fingerprint {self.compared.fingerprint[:12]}\n",
+            style="dim",
+        )
+        heading.append_text(tally(self.compared))
+        if self.note:
+            heading.append("\n" + self.note, style="italic yellow")
+        if report.bounds_note:
+            heading.append("\n" + report.bounds_note, style="italic")
+        self.query_one("#verdicts-heading", Static).update(heading)
+        runs: DataTable[Text] = self.query_one("#verdicts-runs", DataTable)
+        fill_table(
+            runs,
+            [
+                (key, Text(label, style="bold"))
+                for key, label in (
+                    ("run", "run"),
+                    ("ndcg", f"nDCG@{k}"),
+                    ("ci", "95 % interval"),
+                    ("bounds", "bounds under the holes"),
+                    ("unjudged", f"unjudged@{k}"),
+                )
+            ],
+            [
+                (
+                    run.run,
+                    [
+                        data(run.run),
+                        number(run.ndcg, style="bold"),
+                        interval(run.ci),
+                        interval(run.bounds),
+                        count(run.unjudged_at_k),
+                    ],
+                )
+                for run in report.runs
+            ],
+        )
+        pairs: DataTable[Text] = self.query_one("#verdicts-pairs", DataTable)
+        fill_table(
+            pairs,
+            [(f"c{index}", Text(label, style="bold")) for index, label in enumerate(PAIR_COLUMNS)],
+            [(str(i), pair_cells(pair)) for i, pair in enumerate(report.pairs)],
+        )
+        pairs.move_cursor(row=self.pair_index)
+        self._show_pair(self.pair_index)
+
+    @on(DataTable.RowHighlighted, "#verdicts-pairs")
+    def _pair_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        self._show_pair(event.cursor_row)
+
+    def _show_pair(self, index: int) -> None:
+        report = self.compared.report
+        if not 0 <= index < len(report.pairs):
+            return
+        self.pair_index = index
+        pair = report.pairs[index]
+        diffs = report.per_query_diffs.get((pair.a, pair.b), ())
+        rows = sorted(zip(report.population, diffs, strict=True), key=lambda row: -row[1])
+        table: DataTable[Text] = self.query_one("#verdicts-queries", DataTable)
+        keep = self.current_query
+        fill_table(
+            table,
+            [
+                ("query", Text("query", style="bold")),
+                ("diff", Text(f"A − B ({literal(pair.a)} − {literal(pair.b)})", style="bold")),
+            ],
+            [(query, [data(query), signed(diff)]) for query, diff in rows],
+        )
+        order = [query for query, _ in rows]
+        if keep in order:
+            table.move_cursor(row=order.index(keep))
+
+    @on(DataTable.RowSelected, "#verdicts-queries")
+    def _query_selected(self, event: DataTable.RowSelected) -> None:
+        event.stop()
+        self.action_open_query()
+
+    @on(DataTable.RowSelected, "#verdicts-pairs")
+    def _pair_selected(self, event: DataTable.RowSelected) -> None:
+        event.stop()
+        self.query_one("#verdicts-queries", DataTable).focus()
+
+    @property
+    def current_query(self) -> str | None:
+        table: DataTable[Text] = self.query_one("#verdicts-queries", DataTable)
+        if table.row_count == 0:
+            return None
+        key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
+        return None if key is None else str(key)
+
+    def action_open_query(self) -> None:
+        query_id = self.current_query
+        if query_id is None:
+            self.notify("no common query to open", severity="warning")
+            return
+        pair = self.compared.report.pairs[self.pair_index]
+        self.app.push_screen(
+            SideBySideScreen(pair.a, pair.b, query_id, self.compared.report.contract)
+        )
+
+    def action_close(self) -> None:
+        self.dismiss(None)

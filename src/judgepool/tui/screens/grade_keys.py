@@ -1,0 +1,66 @@
+"""The grade screen's keys: a digit grades, the rest move, note, undo and read.
+
+Kept beside `judgepool.tui.screens.grade` so that module holds the screen's
+behaviour; the footer, the help screen and the palette list these bindings
+with their tooltips.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from textual.binding import Binding, BindingType
+
+from judgepool.tui.widgets.grading_panels import PAGING_BINDINGS
+
+_GRADE: Final = Binding.Group("grade", compact=True)
+_DOCUMENT: Final = Binding.Group("doc")
+_QUERY: Final = Binding.Group("query")
+
+GRADE_BINDINGS: Final[list[BindingType]] = [
+    *(
+        Binding(
+            str(digit),
+            f"grade({digit})",
+            "grade",
+            group=_GRADE,
+            tooltip=f"Grade {digit} and go to the next document",
+        )
+        for digit in range(10)
+    ),
+    Binding("u", "unsure", "unsure", tooltip="Unsure: defer this document without a grade"),
+    Binding("z", "undo", "undo", tooltip="Undo the last judgment of this session"),
+    Binding("e", "note", "note", tooltip="Add a note to the current judgment"),
+    Binding("n", "next_unjudged", "unjudged", tooltip="Jump to the next unjudged document"),
+    Binding(
+        "t",
+        "settle_order",
+        "settle order",
+        # not in the footer, which has no room for it at 120 columns: the
+        # status line and the audit and scores screens' pairs say it instead
+        show=False,
+        tooltip=(
+            "Settle order: judge first the unjudged documents that decide which run "
+            "is better (t again or n: back to the pool order)"
+        ),
+    ),
+    Binding("j,down", "next_document", "document", group=_DOCUMENT, tooltip="Next document"),
+    Binding("k,up", "previous_document", "document", group=_DOCUMENT, tooltip="Previous document"),
+    Binding(
+        "right_square_bracket",
+        "next_query",
+        "query",
+        key_display="]",
+        group=_QUERY,
+        tooltip="Next query",
+    ),
+    Binding(
+        "left_square_bracket",
+        "previous_query",
+        "query",
+        key_display="[",
+        group=_QUERY,
+        tooltip="Previous query",
+    ),
+    *PAGING_BINDINGS,
+]

@@ -1,0 +1,141 @@
+"""What the app's verdict views and settle queue compute, on a worker's connection.
+
+- `compare_workspace`: every stored run of the workspace compared with every
+  other under a contract, on the workspace's judgments (its consensus rule):
+  `judgepool.services.verdicts.compare_runs` on stored runs, as
+  ``judgepool compare --workspace`` does.
+- `SettleQueue`: the holes of the workspace's runs in settle order
+  (`judgepool.core.settle.SettleState`), kept up to date one judgment at a
+  time, for the grade screen's settle order.
+
+Both run in thread workers (a worker borrows a read connection for the job):
+neither imports Textual.
+"""
+
+from __future__ import annotations
+
+import itertools
+import threading
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from judgepool.core.contract import Contract
+from judgepool.core.errors import ContractError
+from judgepool.core.progress import StageCallback, no_stage
+from judgepool.core.settle import Hole, SettleState
+from judgepool.core.verdicts import RunInput, population
+from judgepool.services.consensus import workspace_judgments
+from judgepool.services.scoring import run_names, stored_source
+from judgepool.services.verdicts import ComparedRuns, compare_runs, read_runs
+from judgepool.services.workspace import Workspace
+
+# the app's views show p-values as the command line does by default
+PERMUTATIONS = 10_000
+REJECT_NOTE = (
+    "unjudged=reject refuses every run with a hole, and the holes are what these "
+    "verdicts are about: the runs are compared as under unjudged=zero (the bounds "
+    "do not depend on that policy)"
+)
+
+
+def verdict_contract(contract: Contract) -> tuple[Contract, str | None]:
+    """The contract the verdicts are computed under, and why it differs from
+    ``contract`` if it does: ``unjudged=reject`` would refuse the very runs
+    whose unjudged documents the verdicts weigh, so it becomes ``zero``."""
+    if contract.unjudged == "reject":
+        return contract.with_changes(unjudged="zero"), REJECT_NOTE
+    return contract, None
+
+
+def compare_workspace(
+    ws: Workspace, contract: Contract, *, on_progress: StageCallback = no_stage
+) -> ComparedRuns | None:
+    """Every pair of the workspace's runs compared under ``contract`` (see
+    `verdict_contract`); None when the workspace holds fewer than two runs."""
+    names = run_names(ws)
+    if len(names) < 2:
+        return None
+    on_progress("reading judgments")
+    judgments, digest = workspace_judgments(ws)
+    sources = [stored_source(ws, name) for name in names]
+    contract, _ = verdict_contract(contract)
+    return compare_runs(
+        sources, judgments, digest, contract, permutations=PERMUTATIONS, on_progress=on_progress
+    )
+
+
+@dataclass(frozen=True)
+class SettleStep:
+    """Where the settle order stands: the next hole to judge (None when no hole
+    is left that could move a comparison), how many holes and how many pairs
+    that could still flip remain."""
+
+    hole: Hole | None
+    holes: int
+    open_pairs: int
+    pairs: int
+
+
+class SettleQueue:
+    """The workspace's holes in settle order, narrowed one judgment at a time.
+
+    Thread-safe: a worker may judge and rank while another waits (the grade
+    screen's workers for successive grades run one after another)."""
+
+    def __init__(self, state: SettleState) -> None:
+        self._state = state
+        self._lock = threading.Lock()
+        # holes the annotator deferred (unsure) in this settle order: shown last
+        self._deferred: list[tuple[str, str]] = []
+
+    @classmethod
+    def of_workspace(
+        cls, ws: Workspace, contract: Contract, *, on_progress: StageCallback = no_stage
+    ) -> SettleQueue:
+        """The settle order of every pair of the workspace's runs, on the
+        queries scored for every run (as ``judgepool holes --workspace``)."""
+        names = run_names(ws)
+        if not names:
+            raise ContractError("the workspace has no runs: import runs to compare first")
+        on_progress("reading judgments")
+        judgments, digest = workspace_judgments(ws)
+        sources = [stored_source(ws, name) for name in names]
+        contract, _ = verdict_contract(contract)
+        scored = read_runs(sources, judgments, digest, contract, "fast", on_progress)
+        on_progress("finding the holes")
+        inputs = [RunInput(run.run, run.evaluation, top) for run, top in scored]
+        queries, _ = population(inputs)
+        tops = [{q: run.top[q] for q in queries if q in run.top} for run in inputs]
+        pairs = list(itertools.combinations(range(len(names)), 2))
+        return cls(SettleState(names, tops, judgments, contract, queries, pairs))
+
+    def judge(self, query_id: str, doc_id: str, grade: int) -> None:
+        """Take in a saved grade (a document outside every top k changes nothing)."""
+        with self._lock:
+            if query_id in self._state.judgments:
+                self._state.judge(query_id, doc_id, grade)
+
+    def defer(self, query_id: str, doc_id: str) -> None:
+        """The annotator is unsure of this hole: offer the others first."""
+        with self._lock:
+            if (query_id, doc_id) not in self._deferred:
+                self._deferred.append((query_id, doc_id))
+
+    def step(self) -> SettleStep:
+        """The next hole in settle order, and what remains."""
+        with self._lock:
+            ranked = [hole for hole, _ in self._state.priorities()]
+            open_pairs = len(self._state.open_pairs())
+            total = len(self._state.holes())
+            pairs = len(self._state.pairs)
+        return SettleStep(_first(ranked, self._deferred), total, open_pairs, pairs)
+
+
+def _first(ranked: Iterable[Hole], deferred: list[tuple[str, str]]) -> Hole | None:
+    later: dict[tuple[str, str], Hole] = {}
+    for hole in ranked:
+        key = (hole.query_id, hole.doc_id)
+        if key not in deferred:
+            return hole
+        later[key] = hole
+    return next((later[key] for key in deferred if key in later), None)
