@@ -130,15 +130,16 @@ def test_a_comparison_that_could_flip_is_settled_by_a_few_true_grades(
             assert stats.diff_bounds == pytest.approx(state.pair_bounds(index), abs=1e-9)
     assert settled_after, f"no pair of {sorted(could_flip)} settled in {STORY_LENGTH} judgments"
 
-    # a settled verdict holds once every hidden judgment is in: the sign is the
-    # one the bounds promised. (Not the bounds themselves: a pair's bounds range
-    # over its own two runs' holes, and a judged hole of another run joins the
-    # universe, raising a query's ideal and so rescaling the pair's difference.)
+    # once every hidden judgment is in, each pair's difference lies within the
+    # bounds of the story's end (they range over every run's holes), and a
+    # settled verdict has the sign the bounds promised
     everything = {q: {**judged[q], **truth[q]} for q in judged}
     final = comparison(runs, everything, contract)
     story_end = {(p.a, p.b): p for p in report.pairs}
     for stats in final.pairs:
         end = story_end[(stats.a, stats.b)]
+        assert end.diff_bounds is not None and stats.mean_diff is not None
+        assert end.diff_bounds[0] - 1e-9 <= stats.mean_diff <= end.diff_bounds[1] + 1e-9
         if end.verdict == "settled":
             assert end.diff_bounds is not None and stats.mean_diff is not None
             low, high = end.diff_bounds
