@@ -72,7 +72,8 @@ def test_a_new_workspace_adds_only_document_search_and_assignments_to_the_record
     assert {name for _, name, _, _ in added} == {
         "documents_fts", "documents_fts_data", "documents_fts_idx", "documents_fts_docsize",
         "documents_fts_config", "documents_ai", "documents_ad", "documents_au",
-        "assignments", "assigned_items",
+        "assignments", "assigned_items", "judgment_events_model", "judgment_events_timed",
+        "current_judgments_annotator",
     }  # fmt: skip
 
 

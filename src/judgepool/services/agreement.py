@@ -27,7 +27,7 @@ from judgepool.core.agreement import (
 from judgepool.core.errors import InputError
 from judgepool.display import quoted
 from judgepool.services.closest import closest
-from judgepool.store.ratings import current_ratings
+from judgepool.store.ratings import CodedRatings, RatingColumns, coded_ratings, current_ratings
 from judgepool.store.workspace import Workspace
 
 
@@ -97,11 +97,6 @@ def agreement_dict(found: Agreement) -> dict[str, Any]:
     return {"pairs": [pair_dict(p) for p in found.pairs], "overall": overall_dict(found.overall)}
 
 
-def rater_names(ws: Workspace) -> list[str]:
-    """Every rater with at least one current grade, sorted."""
-    return sorted({rater for _, _, rater, _ in current_ratings(ws)})
-
-
 def _chosen(known: Sequence[str], wanted: Sequence[str] | None) -> list[str]:
     if wanted is None:
         return list(known)
@@ -121,49 +116,79 @@ def _chosen(known: Sequence[str], wanted: Sequence[str] | None) -> list[str]:
     return chosen
 
 
+Matrix = np.ndarray[Any, np.dtype[np.float64]]
+
+
+def _grade_matrix(columns: RatingColumns, raters: list[str]) -> tuple[Matrix, list[str]]:
+    """Raters × items (NaN: no grade), the items in (query, doc) order, and the
+    query of each item column. Items graded by none of ``raters`` are left out."""
+    row_of = {name: index for index, name in enumerate(raters)}
+    codes = np.array([row_of.get(rater, -1) for rater in columns.raters], dtype=np.int64)
+    chosen = codes >= 0
+    queries = np.array(columns.query_ids, dtype=object)[chosen]
+    docs = np.array(columns.doc_ids, dtype=object)[chosen]
+    # rows are sorted by item: a new item starts where the query or doc changes
+    starts = np.ones(len(queries), dtype=bool)
+    starts[1:] = (queries[1:] != queries[:-1]) | (docs[1:] != docs[:-1])
+    item = np.cumsum(starts) - 1
+    grades = np.full((len(raters), int(starts.sum())), np.nan)
+    grades[codes[chosen], item] = np.array(columns.grades, dtype=np.float64)[chosen]
+    return grades, list(queries[starts])
+
+
+def _coded_matrix(coded: CodedRatings, raters: list[str]) -> Matrix:
+    """Raters × items (NaN: no grade) from coded grades, over the items some of
+    ``raters`` graded, in no particular order (no statistic depends on it)."""
+    index_of = np.array([raters.index(n) if n in raters else -1 for n in coded.raters])
+    rows = index_of[coded.rater] if len(coded.rater) else np.zeros(0, dtype=np.int64)
+    chosen = rows >= 0
+    items, columns = np.unique(coded.item[chosen], return_inverse=True)
+    grades = np.full((len(raters), len(items)), np.nan)
+    grades[rows[chosen], columns] = coded.grade[chosen]
+    return grades
+
+
 def workspace_agreement(
     ws: Workspace, *, annotators: Sequence[str] | None = None, by_query: bool = False
 ) -> AgreementReport:
     """Agreement of ``annotators`` (default: every rater with a grade) over the
     items they graded; with ``by_query``, also per query."""
-    ratings = current_ratings(ws)
-    known = sorted({rater for _, _, rater, _ in ratings})
+    # Over all items the grades are read coded, fast; per query (and where a
+    # model's grade was recorded under a person's name) with their IDs.
+    coded = None if by_query else coded_ratings(ws)
+    columns = current_ratings(ws) if coded is None else None
+    if coded is not None:
+        known = list(coded.raters)
+    else:
+        assert columns is not None
+        known = sorted(set(columns.raters))
     raters = _chosen(known, annotators)
     if len(raters) < 2:
         have = ", ".join(quoted(n) for n in raters) or "none"
         raise InputError(
             f"agreement needs two annotators with grades or more; the workspace has {have}"
         )
-    row_of = {name: index for index, name in enumerate(raters)}
-    items: dict[tuple[str, str], int] = {}
-    # ratings are in ledger order: a later grade of the same rater replaces an earlier one
-    cells: dict[tuple[int, int], int] = {}
-    for query_id, doc_id, rater, grade in ratings:
-        row = row_of.get(rater)
-        if row is None:
-            continue
-        cells[row, items.setdefault((query_id, doc_id), len(items))] = grade
-    grades = np.full((len(raters), len(items)), np.nan)
-    if cells:
-        rows, columns = np.array(list(cells), dtype=np.int64).T
-        grades[rows, columns] = np.fromiter(cells.values(), dtype=np.float64, count=len(cells))
-    overall = agreement(raters, grades)
-    per_query = _per_query(raters, grades, list(items)) if by_query else None
-    return AgreementReport(tuple(raters), overall, per_query)
+    per_query = None
+    if coded is not None:
+        grades = _coded_matrix(coded, raters)
+    else:
+        assert columns is not None
+        grades, item_queries = _grade_matrix(columns, raters)
+        if by_query:
+            per_query = _per_query(raters, grades, item_queries)
+    return AgreementReport(tuple(raters), agreement(raters, grades), per_query)
 
 
 def _per_query(
-    raters: list[str], grades: np.ndarray[Any, np.dtype[np.float64]], items: list[tuple[str, str]]
+    raters: list[str], grades: Matrix, item_queries: list[str]
 ) -> tuple[tuple[str, Agreement], ...]:
-    order = sorted(range(len(items)), key=lambda column: items[column])
+    """Agreement per query; the item columns are in query order."""
     found: list[tuple[str, Agreement]] = []
     start = 0
-    while start < len(order):
-        query_id = items[order[start]][0]
+    while start < len(item_queries):
         end = start
-        while end < len(order) and items[order[end]][0] == query_id:
+        while end < len(item_queries) and item_queries[end] == item_queries[start]:
             end += 1
-        columns = np.array(order[start:end], dtype=np.int64)
-        found.append((query_id, agreement(raters, grades[:, columns], MIN_ITEMS)))
+        found.append((item_queries[start], agreement(raters, grades[:, start:end], MIN_ITEMS)))
         start = end
     return tuple(found)

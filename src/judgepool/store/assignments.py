@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from judgepool.store.workspace import Workspace, now
@@ -43,9 +43,7 @@ def current_assignment(ws: Workspace) -> StoredAssignment | None:
     row = ws.conn.execute(
         "SELECT a.id, a.created_at, a.unit, a.overlap, a.seed, a.annotators, a.per_annotator, "
         "  a.queries_file, "
-        "  (SELECT COUNT(*) FROM assigned_items i WHERE i.assignment_id = a.id), "
-        "  (SELECT COUNT(*) FROM (SELECT DISTINCT query_id, doc_id FROM assigned_items i "
-        "   WHERE i.assignment_id = a.id)) "
+        "  (SELECT COUNT(*) FROM assigned_items i WHERE i.assignment_id = a.id), a.items "
         "FROM assignments a ORDER BY a.id DESC LIMIT 1"
     ).fetchone()
     if row is None:
@@ -66,15 +64,19 @@ def save_assignment(
     annotators: Iterable[str],
     per_annotator: int | None,
     queries_file: str | None,
-    rows: Iterable[tuple[str, str, str]],
+    rows: Sequence[tuple[str, str, str]],
 ) -> int:
     """Record an assignment and its (annotator, query, doc) rows inside the
     caller's transaction; it becomes the current one. Returns its ID."""
+    items = len({(query_id, doc_id) for _, query_id, doc_id in rows})
     cursor = conn.execute(
         "INSERT INTO assignments (created_at, unit, overlap, seed, annotators, per_annotator, "
-        "queries_file) VALUES (?, ?, ?, ?, ?, ?, ?)",
-        (now(), unit, overlap, seed, json.dumps(list(annotators)), per_annotator, queries_file),
-    )
+        "queries_file, items) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        (
+            now(), unit, overlap, seed, json.dumps(list(annotators)), per_annotator,
+            queries_file, items,
+        ),
+    )  # fmt: skip
     assert cursor.lastrowid is not None  # an INSERT into a rowid table always sets it
     conn.executemany(
         "INSERT INTO assigned_items (assignment_id, annotator, query_id, doc_id) "
