@@ -144,7 +144,7 @@ def test_export_notes_as_tsv_and_jsonl(ws: Path, tmp_path: Path) -> None:
     assert lines[0] == "query_id\tdoc_id\tannotator\tgrade\tcreated_at\tsource\tevent\tnote"
     fields = [line.split("\t") for line in lines[1:]]
     assert [(f[0], f[1], f[2], f[3], f[7]) for f in fields] == [
-        ("q1", "d1", "alice", "3", "exact\\tanswer\\non two lines"),
+        ("q1", "d1", "alice", "3", "exact\\x09answer\\x0aon two lines"),
         ("q1", "d1", "bob", "0", "off topic"),
         ("q1", "d2", "judy", "2", "judy: the second half answers it"),
     ]
@@ -154,6 +154,13 @@ def test_export_notes_as_tsv_and_jsonl(ws: Path, tmp_path: Path) -> None:
     assert written.stdout == f"wrote 1 notes by 1 annotators (jsonl) to {target}\n"
     (record,) = [json.loads(line) for line in target.read_text().splitlines()]
     assert record["note"] == "off topic" and record["grade"] == 0 and record["unsure"] is False
+    # a note that would act on a terminal is written as visible escapes, and reads back
+    grade(ws, "mallory", {"q1d1": 1}, note="\x1b]0;owned\x07 \u202egnp.exe \\x41", allow_new=True)
+    last = judgepool("export", ws, "notes").stdout.splitlines()[-1].split("\t")
+    assert last[7] == "\\x1b]0;owned\\x07 \\u202egnp.exe \\\\x41"
+    jsonl = judgepool("export", ws, "notes", "--format", "jsonl").stdout.splitlines()[-1]
+    assert "\x1b" not in jsonl and "\u202e" not in jsonl and "\\u202e" in jsonl
+    assert json.loads(jsonl)["note"] == "\x1b]0;owned\x07 \u202egnp.exe \\x41"
     assert "--format applies to notes only" in refused(
         judgepool("export", ws, "qrels", "--format", "jsonl")
     )

@@ -304,8 +304,8 @@ def pool_command(workspace: str, runs: str | None, depth: int, name: str) -> Non
     type=click.Choice(["tsv", "jsonl"]),
     default=None,
     help="Notes only: tsv (a header, then query_id, doc_id, annotator, grade, created_at, "
-    "source, event, note; tabs and line breaks in a note escaped as \\t, \\n) or jsonl. "
-    "[default: tsv]",
+    "source, event, note; a backslash doubled, controls such as tab and line breaks and "
+    "bidi marks written as visible escapes like \\x09) or jsonl. [default: tsv]",
 )
 @click.option(
     "--consensus",

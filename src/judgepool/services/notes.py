@@ -2,18 +2,25 @@
 JSONL, one note per line in ledger order.
 
 TSV columns: query_id, doc_id, annotator, grade ("unsure" when deferred,
-empty when withdrawn), created_at, source, event, note. A tab, line break or
-backslash in a note is written as ``\\t``, ``\\n``, ``\\r`` or ``\\\\``, so each
-note stays on one line of one column; JSONL keeps the note as it is.
+empty when withdrawn), created_at, source, event, note. A backslash in a
+field is written ``\\\\``, and every character that could act on a terminal
+or break the line (tab, line breaks, other controls, bidi marks) as its
+visible escape (`judgepool.display.literal`: a tab is ``\\x09``), so each note
+stays on one line of one column and reads back exactly. JSONL escapes the
+same characters the JSON way (``\\u001b``, ``\\u202e``); other text is kept
+as it is.
 """
 
 from __future__ import annotations
 
 import json
+import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Final, TextIO
 
 from judgepool.core.errors import InputError
+from judgepool.display import literal
 from judgepool.services.entry_checks import check_known_annotator
 from judgepool.store import notes as store
 from judgepool.store.notes import Note
@@ -21,7 +28,18 @@ from judgepool.store.workspace import Workspace
 
 NOTE_FORMATS: Final = ("tsv", "jsonl")
 TSV_HEADER: Final = "query_id\tdoc_id\tannotator\tgrade\tcreated_at\tsource\tevent\tnote\n"
-_TSV_ESCAPES: Final = str.maketrans({"\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r"})
+# What json.dumps leaves raw with ensure_ascii=False and a terminal would act
+# on: DEL and C1 controls, bidi marks (C0 controls it escapes itself).
+_JSON_UNSAFE: Final = re.compile("[\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def _tsv_field(text: str) -> str:
+    return literal(text.replace("\\", "\\\\"))
+
+
+def _json_line(record: Mapping[str, object]) -> str:
+    text = json.dumps(record, ensure_ascii=False)
+    return _JSON_UNSAFE.sub(lambda match: f"\\u{ord(match.group()):04x}", text)
 
 
 @dataclass(frozen=True)
@@ -60,11 +78,11 @@ def export_notes(
                 "event": note.event_id,
                 "note": note.note,
             }
-            out.write(json.dumps(record, ensure_ascii=False) + "\n")
+            out.write(_json_line(record) + "\n")
             continue
         fields = (
             note.query_id, note.doc_id, note.annotator, _grade(note), note.created_at,
             note.source, str(note.event_id), note.note,
         )  # fmt: skip
-        out.write("\t".join(field.translate(_TSV_ESCAPES) for field in fields) + "\n")
+        out.write("\t".join(_tsv_field(field) for field in fields) + "\n")
     return NotesExport(len(found), len({note.annotator for note in found}))
