@@ -253,6 +253,15 @@ def test_agreement_equals_scikit_learn_and_a_model_is_its_own_annotator(
     table = run("agreement", ws).stdout
     assert "alice – model:gpt  13" in table
     assert "all 3: Fleiss' κ" in table
+    per_query_table = run("agreement", ws, "--by", "query").stdout.splitlines()
+    assert "query  pair" in "\n".join(per_query_table)
+    q2_rows = [line.split() for line in per_query_table if line.startswith("q2 ")]
+    assert q2_rows[0][:5] == ["q2", "alice", "–", "bob", "2"] and set(q2_rows[0][5:]) == {"-"}
+    # reasons for lack of items are counted, not listed one by one
+    assert per_query_table[-1].startswith("  per query, ")
+    assert per_query_table[-1].endswith(
+        "fewer than 10 items shared (--format json gives each reason)"
+    )
 
 
 def test_agreement_refusals(ws: Path) -> None:

@@ -16,7 +16,7 @@ import click
 from judgepool.cli import main
 from judgepool.cli.lazy import LazyModule
 from judgepool.cli.params import name_list
-from judgepool.core.agreement import MIN_ITEMS, Agreement, Measured
+from judgepool.core.agreement import MIN_ITEMS, TOO_FEW, Agreement, Measured
 from judgepool.display import literal
 
 if TYPE_CHECKING:
@@ -137,8 +137,15 @@ def agreement_command(workspace: str, annotators: str | None, by: str | None, fm
         _echo_table(["query", "pair", *_HEAD], all_rows)
         for more_line in lines:
             click.echo(more_line)
-    if reasons:
+    few = [reason for reason in reasons if reason.endswith(TOO_FEW)]
+    listed = [reason for reason in reasons if not reason.endswith(TOO_FEW)]
+    if few or listed:
         click.echo("")
         click.echo("undefined ('-'):")
-        for reason in reasons:
-            click.echo(f"  {reason}")
+    if few:
+        click.echo(
+            f"  per query, {len(few):,} pair(s) or group value(s): fewer than "
+            f"{report.minimum_per_query} items shared (--format json gives each reason)"
+        )
+    for reason in listed:
+        click.echo(f"  {reason}")

@@ -33,6 +33,10 @@ Level = Literal["ordinal", "interval"]
 # grade used throughout (κ undefined) is also common.
 MIN_ITEMS: Final = 10
 
+# How a value left undefined for lack of items says so (the command line
+# counts these rather than listing each).
+TOO_FEW: Final = "too few for a meaningful value"
+
 # Relative tolerance under which an expected disagreement counts as zero.
 _TINY: Final = 1e-12
 
@@ -49,10 +53,11 @@ class Measured:
         return Measured(None, reason)
 
 
-def _ratio(observed: float, expected: float, reason: str) -> Measured:
-    """1 − observed / expected disagreement; undefined when nothing is expected."""
+def _ratio(observed: float, expected: float, used: Floats) -> Measured:
+    """1 − observed / expected disagreement; undefined when nothing is expected,
+    which happens when one grade alone was ``used``."""
     if expected <= _TINY * max(1.0, abs(observed)):
-        return Measured.undefined(reason)
+        return Measured.undefined(_one_grade(used))
     return Measured(float(1.0 - observed / expected))
 
 
@@ -91,7 +96,7 @@ def cohen_kappa(a: Floats, b: Floats, weights: Weights = "none") -> Measured:
     return _ratio(
         float((weight * observed).sum()),
         float((weight * expected).sum()),
-        _one_grade(np.concatenate([a, b])),
+        values,
     )
 
 
@@ -120,7 +125,7 @@ def fleiss_kappa(grades: Floats) -> Measured:
     chance = float((shares**2).sum())
     observed = float(per_item.mean())
     # κ = (P̄ − P_e) / (1 − P_e): the same ratio with disagreements 1 − P̄ and 1 − P_e
-    return _ratio(1.0 - observed, 1.0 - chance, _one_grade(complete))
+    return _ratio(1.0 - observed, 1.0 - chance, values)
 
 
 def _distances(values: Floats, totals: Floats, level: Level) -> Floats:
@@ -158,7 +163,7 @@ def krippendorff_alpha(grades: Floats, level: Level) -> Measured:
     delta = _distances(values, totals, level)
     observed = float((coincidences * delta).sum())
     expected = float((np.outer(totals, totals) * delta).sum()) / (n - 1.0)
-    return _ratio(observed, expected, _one_grade(values))
+    return _ratio(observed, expected, values)
 
 
 @dataclass(frozen=True)
@@ -198,9 +203,7 @@ class Agreement:
 
 def _too_few(items: int, minimum: int, what: str) -> Measured | None:
     if items < minimum:
-        return Measured.undefined(
-            f"{items} {what}, fewer than {minimum}: too few for a meaningful value"
-        )
+        return Measured.undefined(f"{items} {what}, fewer than {minimum}: {TOO_FEW}")
     return None
 
 
