@@ -258,10 +258,11 @@ def test_agreement_equals_scikit_learn_and_a_model_is_its_own_annotator(
     q2_rows = [line.split() for line in per_query_table if line.startswith("q2 ")]
     assert q2_rows[0][:5] == ["q2", "alice", "–", "bob", "2"] and set(q2_rows[0][5:]) == {"-"}
     # reasons for lack of items are counted, not listed one by one
-    assert per_query_table[-1].startswith("  per query, ")
-    assert per_query_table[-1].endswith(
+    counted = [line for line in per_query_table if line.startswith("  per query, ")]
+    assert len(counted) == 1 and counted[0].endswith(
         "fewer than 10 items shared (--format json gives each reason)"
     )
+    assert "  query q2, Fleiss' κ: no item graded by every annotator" in per_query_table
 
 
 def test_agreement_refusals(ws: Path) -> None:
