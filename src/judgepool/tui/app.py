@@ -36,6 +36,13 @@ it through the protocols of `judgepool.tui.hosts` and never import this module:
   loop while the annotator grades, so they should be cheap: mark the screen
   stale and recompute in an exclusive thread worker, or when the screen is
   shown again.
+- Grades written by other terminals and processes are taken in within half a
+  second (`judgepool.tui.live`): into the session, the grade screen, and as
+  `GradeSaved` announcements; ``f5`` re-reads the whole plan at once.
+- ``app.blind``: whether grading is blind (the workspace's setting, default
+  on): the grade screen then shows no other annotator's grade or note.
+- Quitting with a note typed for a document not yet graded asks first: ``q``
+  again quits and drops it.
 """
 
 from __future__ import annotations
@@ -54,8 +61,10 @@ from textual.signal import Signal
 
 from judgepool.core.contract import Contract
 from judgepool.services import app_queries, judging
+from judgepool.services.settings import blind_grading
 from judgepool.services.workspace import Workspace, WorkspaceReadOnly, open_workspace
 from judgepool.tui.grading import GradingSession, read_session
+from judgepool.tui.live import LiveRefresh
 from judgepool.tui.messages import GradeSaved
 from judgepool.tui.readers import ReadConnections
 from judgepool.tui.screens.grade import GradeScreen
@@ -111,6 +120,13 @@ class JudgepoolApp(App[None]):
         ),
         Binding("question_mark", "help", "help", key_display="?", tooltip="List every key"),
         Binding("q", "quit", "quit", tooltip="Quit judgepool (every grade is already saved)"),
+        Binding(
+            "f5",
+            "reread",
+            "re-read",
+            show=False,
+            tooltip="Re-read the workspace now (grades from other terminals show by themselves)",
+        ),
     ]
 
     contract: var[Contract] = var(Contract())
@@ -134,6 +150,9 @@ class JudgepoolApp(App[None]):
         self.set_reactive(JudgepoolApp.contract, self.ws.default_contract())
         self.grade_saved_signal: Signal[GradeSaved] = Signal(self, "grade-saved")
         self.quitting = False
+        self.blind = blind_grading(self.ws)
+        self.live = LiveRefresh(self)
+        self._quit_asked = False
 
     @property
     def workspace_label(self) -> str:
@@ -145,6 +164,7 @@ class JudgepoolApp(App[None]):
     def on_mount(self) -> None:
         self.install_screen(GradeScreen(self.session), "grade")
         self.push_screen("grade")
+        self.live.start()
         if self.ws.read_only:
             self.notify(
                 f"{WorkspaceReadOnly(self.workspace).reason}: you can read, audit and score, "
@@ -164,9 +184,35 @@ class JudgepoolApp(App[None]):
         self.ws.close()
 
     async def action_quit(self) -> None:
-        """Quit: keys typed after ``q`` (already queued) open no screen."""
+        """Quit: keys typed after ``q`` (already queued) open no screen. A note
+        waiting for its document's grade is not dropped unasked: the first ``q``
+        says so, a second one quits."""
+        waiting = self.get_screen("grade", GradeScreen).waiting_notes()
+        if waiting and not self._quit_asked:
+            self._quit_asked = True
+            self.notify(
+                f"{waiting} note{'s' if waiting > 1 else ''} typed for a document not yet "
+                "graded would be lost: grade it to save the note, or press q again to quit "
+                "without it.",
+                title="A note is not saved yet",
+                severity="warning",
+                timeout=10,
+                markup=False,
+            )
+            return
         self.quitting = True
         await super().action_quit()
+
+    def action_reread(self) -> None:
+        """Re-read the workspace now (f5): the grading plan whole, and announce
+        what other connections wrote."""
+        self.live.poll(force=True)
+        self.notify("re-read the workspace", timeout=2)
+
+    def store_changed(self) -> None:
+        """Other connections wrote to the workspace: show the session as it now is."""
+        if self.is_screen_installed("grade"):
+            self.get_screen("grade", GradeScreen).store_changed()
 
     def action_show_screen(self, name: str) -> None:
         """Switch to the grade, audit or scores screen, closing any dialog first."""

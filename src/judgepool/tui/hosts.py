@@ -40,6 +40,8 @@ class GradingHost(Protocol):
     readers: ReadConnections
     # the active contract (the settle order ranks the holes under it)
     contract: Contract
+    # grading is blind (the workspace's setting): no other annotator's grade or note shown
+    blind: bool
 
     @property
     def workspace_label(self) -> str:
