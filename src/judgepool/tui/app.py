@@ -50,7 +50,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from functools import partial
 from pathlib import Path
-from typing import Any, ClassVar, Final
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
@@ -60,15 +60,24 @@ from textual.screen import ModalScreen, Screen
 from textual.signal import Signal
 
 from judgepool.core.contract import Contract
+from judgepool.core.errors import JudgepoolError
 from judgepool.services import app_queries, judging
 from judgepool.services.settings import blind_grading
-from judgepool.services.workspace import Workspace, WorkspaceReadOnly, open_workspace
+from judgepool.services.workspace import (
+    StorageError,
+    Workspace,
+    WorkspaceReadOnly,
+    open_workspace,
+)
 from judgepool.tui.grading import GradingSession, read_session
 from judgepool.tui.live import LiveRefresh
 from judgepool.tui.messages import GradeSaved
 from judgepool.tui.readers import ReadConnections
 from judgepool.tui.screens.grade import GradeScreen
 from judgepool.tui.screens.help import HelpScreen
+
+if TYPE_CHECKING:
+    from judgepool.services.review import Scoreboard
 
 _SCREENS: Final = Binding.Group("screens")
 SCREEN_TITLES: Final[dict[str, str]] = {
@@ -245,6 +254,27 @@ class JudgepoolApp(App[None]):
         self.session.record(query_id, doc_id, judgment)
         self.grade_saved(query_id, doc_id, event.grade)
         return event.grade
+
+    def store_scores(self, board: Scoreboard) -> None:
+        """Store the scores screen's new scores as evaluations, like the command
+        line's (on the app's connection: it is the one that writes)."""
+        # imported here: scoring is the review screens' import time, not start-up's
+        from judgepool.services.app_evaluations import store_scoreboard
+
+        try:
+            store_scoreboard(self.ws, board)
+        except (JudgepoolError, StorageError) as exc:
+            self.notify(f"scores not stored: {exc}", severity="warning", markup=False)
+
+    def save_default_contract(self, contract: Contract) -> None:
+        """Save ``contract`` as the workspace's default contract (the command
+        line's and the app's at start), saying so, or why it was not."""
+        try:
+            self.ws.set_default_contract(contract)
+        except (JudgepoolError, StorageError) as exc:
+            self.notify(f"not saved as the default: {exc}", severity="error", markup=False)
+            return
+        self.notify("saved as the workspace's default contract", timeout=4)
 
     def grade_saved(self, query_id: str, doc_id: str, grade: int | None) -> None:
         """Tell the screens that follow judgments that a judgment event is on disk."""
