@@ -178,11 +178,28 @@ async def test_f5_rereads_the_plan(teaching_ws: Path, tmp_path: Path) -> None:
     app = create_app(teaching_ws, "alice")
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await wait_ready(pilot)
-        app.live.watcher.version = -1  # make sure the poll is not what takes it in
+        assert app.live.timer is not None
+        app.live.timer.pause()  # f5, not the poll, is what takes it in
         with open_workspace(teaching_ws) as ws:
             assign(ws, annotators=["alice"], overlap=1)
+        await pilot.pause(0.6)
+        assert not screen.session.personal
         await pilot.press("f5")
         assert screen.session.personal
+
+
+async def test_a_new_assignment_becomes_my_queue_while_the_app_is_open(
+    two_queries_ws: Path,
+) -> None:
+    app = create_app(two_queries_ws, "alice")
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await wait_ready(pilot)
+        assert screen.session.total == 6
+        with open_workspace(two_queries_ws) as ws:
+            assign(ws, annotators=["alice", "bob"], overlap=1)
+        await wait_until(pilot, lambda: screen.session.personal, "alice's queue", timeout=1.0)
+        assert screen.session.total == 3
+        assert "0 of 3 judged" in screen_text(app)
 
 
 # -- 6. notes that are kept -----------------------------------------------------

@@ -22,6 +22,7 @@ class StoreWatcher:
         self.ws = ws
         self.version = grading_live.data_version(ws)
         self.last_event = grading_live.last_event_id(ws)
+        self.assignment = grading_live.current_assignment_id(ws)
 
     def changed_items(self, *, force: bool = False) -> list[Item] | None:
         """None when no other connection committed since the last call (and not
@@ -35,3 +36,10 @@ class StoreWatcher:
         self.version = version
         self.last_event, items = grading_live.items_changed_since(self.ws, self.last_event)
         return items
+
+    def assignment_changed(self) -> bool:
+        """Whether the current assignment is another than when last asked (the
+        queues changed: the grading plan must be read again)."""
+        assignment = grading_live.current_assignment_id(self.ws)
+        changed, self.assignment = assignment != self.assignment, assignment
+        return changed

@@ -35,18 +35,24 @@ def items_changed_since(ws: Workspace, event_id: int) -> tuple[int, list[tuple[s
     return newest, [(str(q), str(d)) for q, d, _ in rows]
 
 
+def current_assignment_id(ws: Workspace) -> int | None:
+    """The ID of the current (newest) assignment, None without one."""
+    row = ws.conn.execute("SELECT MAX(id) FROM assignments").fetchone()
+    return None if row is None or row[0] is None else int(row[0])
+
+
 def assigned_to(ws: Workspace, annotator: str) -> set[tuple[str, str]] | None:
     """The items the current assignment gives ``annotator``; None when the
     workspace has no assignment or it gives them nothing (their queue is then
     the whole pool)."""
-    row = ws.conn.execute("SELECT MAX(id) FROM assignments").fetchone()
-    if row is None or row[0] is None:
+    current = current_assignment_id(ws)
+    if current is None:
         return None
     items = {
         (str(q), str(d))
         for q, d in ws.conn.execute(
             "SELECT query_id, doc_id FROM assigned_items WHERE assignment_id = ? AND annotator = ?",
-            (row[0], annotator),
+            (current, annotator),
         )
     }
     return items or None

@@ -47,6 +47,8 @@ it through the protocols of `judgepool.tui.hosts` and never import this module:
 
 from __future__ import annotations
 
+import math
+import time
 from collections.abc import Callable, Iterable
 from functools import partial
 from pathlib import Path
@@ -161,7 +163,7 @@ class JudgepoolApp(App[None]):
         self.quitting = False
         self.blind = blind_grading(self.ws)
         self.live = LiveRefresh(self)
-        self._quit_asked = False
+        self._quit_asked = -math.inf  # when q last asked about a waiting note
 
     @property
     def workspace_label(self) -> str:
@@ -196,9 +198,11 @@ class JudgepoolApp(App[None]):
         """Quit: keys typed after ``q`` (already queued) open no screen. A note
         waiting for its document's grade is not dropped unasked: the first ``q``
         says so, a second one quits."""
-        waiting = self.get_screen("grade", GradeScreen).waiting_notes()
-        if waiting and not self._quit_asked:
-            self._quit_asked = True
+        installed = self.is_screen_installed("grade")
+        waiting = self.get_screen("grade", GradeScreen).waiting_notes() if installed else 0
+        # a second q within the notice's ten seconds quits; later, it asks again
+        if waiting and time.monotonic() - self._quit_asked > 10:
+            self._quit_asked = time.monotonic()
             self.notify(
                 f"{waiting} note{'s' if waiting > 1 else ''} typed for a document not yet "
                 "graded would be lost: grade it to save the note, or press q again to quit "

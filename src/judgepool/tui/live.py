@@ -9,8 +9,9 @@ publishes `GradeSaved` for each, as for a grade given in the app, so the
 audit, the scores and the settle order recompute. The workspace's blind
 setting is read again too: ``judgepool settings --blind`` takes effect at once.
 
-A commit of very many items at once (an import of qrels) re-reads the whole
-plan instead, and announces only its last item: the screens that follow
+A commit of very many items at once (an import of qrels), or a new
+assignment (``judgepool assign``: the queues changed), re-reads the whole
+plan instead, and announces only the last item: the screens that follow
 grades recompute from the store anyway.
 """
 
@@ -18,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
-from typing import Any, Final, Protocol
+from typing import TYPE_CHECKING, Any, Final, Protocol
 
 from judgepool.core.errors import JudgepoolError
 from judgepool.services import app_queries
@@ -26,6 +27,9 @@ from judgepool.services.live import StoreWatcher
 from judgepool.services.settings import blind_grading
 from judgepool.services.workspace import StorageError, Workspace
 from judgepool.tui.grading import GradingSession
+
+if TYPE_CHECKING:
+    from textual.timer import Timer
 
 POLL_SECONDS: Final = 0.4
 # beyond this many changed items, re-reading the plan is cheaper than item by item
@@ -41,7 +45,7 @@ class LiveHost(Protocol):
     blind: bool
     quitting: bool
 
-    def set_interval(self, interval: float, callback: Callable[[], Any], *, name: str) -> Any:
+    def set_interval(self, interval: float, callback: Callable[[], Any], *, name: str) -> Timer:
         """Call ``callback`` every ``interval`` seconds (Textual's timer)."""
 
     def notify(self, message: str, *, severity: Any, markup: bool) -> None:
@@ -62,9 +66,10 @@ class LiveRefresh:
         self.watcher = StoreWatcher(app.ws)
         self.refreshes = 0  # how many times a change was taken in (tests read it)
         self.failing = False
+        self.timer: Timer | None = None
 
     def start(self) -> None:
-        self.app.set_interval(POLL_SECONDS, self.poll, name="live-refresh")
+        self.timer = self.app.set_interval(POLL_SECONDS, self.poll, name="live-refresh")
 
     def poll(self, *, force: bool = False) -> bool:
         """Take in what changed since the last poll (everything again when
@@ -78,7 +83,7 @@ class LiveRefresh:
                 return False
             app.blind = blind_grading(app.ws)
             session = app.session
-            if force or len(items) > ITEM_BY_ITEM:
+            if self.watcher.assignment_changed() or force or len(items) > ITEM_BY_ITEM:
                 session.reload(app_queries.grading_plan(app.ws, app.annotator))
                 items = items[-1:]
             saved = [self._take_in(query_id, doc_id) for query_id, doc_id in items]
