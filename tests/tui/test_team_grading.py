@@ -182,7 +182,6 @@ async def test_f5_rereads_the_plan(teaching_ws: Path, tmp_path: Path) -> None:
         app.live.timer.pause()  # f5, not the poll, is what takes it in
         with open_workspace(teaching_ws) as ws:
             assign(ws, annotators=["alice"], overlap=1)
-        await pilot.pause(0.6)
         assert not screen.session.personal
         await pilot.press("f5")
         assert screen.session.personal
