@@ -40,7 +40,7 @@ READ_BACK = """
 import json, sqlite3, sys
 conn = sqlite3.connect(sys.argv[1])
 events = conn.execute("SELECT id, annotator, query_id, doc_id, grade FROM judgment_events")
-stored = conn.execute("SELECT id, run_name FROM evaluations")
+stored = conn.execute("SELECT id, run_name, contract FROM evaluations")
 print(json.dumps({"events": [list(e) for e in events], "evaluations": [list(s) for s in stored]}))
 """
 
@@ -194,7 +194,14 @@ def test_every_acknowledged_event_survives_the_app_and_other_writers(
     lost = {i: e for i, e in outside.events.items() if events.get(i) != e}
     assert not lost, f"acknowledged events of other processes not on disk: {lost}"
     assert sorted(e[3] for e in events.values() if e[0] == "alice") == sorted(alice)
-    assert len(on_disk["evaluations"]) == outside.evaluations
+    # the command line's evaluations (under unjudged=zero), and the app's own:
+    # it stores the scores it computes, under its contract (the default, reject)
+    by_policy: dict[str, int] = {}
+    for _, _, contract in on_disk["evaluations"]:
+        policy = json.loads(contract)["unjudged"]
+        by_policy[policy] = by_policy.get(policy, 0) + 1
+    assert by_policy.get("zero", 0) == outside.evaluations
+    assert set(by_policy) <= {"zero", "reject"}
     assert len([e for e in outside.events.values() if e[0] == "dora"]) >= 3  # it did run beside
     imported = 9260
     assert len(events) == imported + len(alice) + len(outside.events)

@@ -82,8 +82,12 @@ class DuplicatesRejected(PolicyError):
         )
         more = f"\n  … and {len(self.entries) - 20} more" if len(self.entries) > 20 else ""
         prefix = f"{source}: " if source else ""
+        # what is refused, without the way out (the app names its own: the contract key)
+        self.body = (
+            f"{prefix}{len(self.entries)} duplicate document(s) within a query:\n{shown}{more}"
+        )
         super().__init__(
-            f"{prefix}{len(self.entries)} duplicate document(s) within a query:\n{shown}{more}\n"
+            f"{self.body}\n"
             "Choose --duplicates first to keep the first copy (in the --ties order) "
             "and count the rest."
         )
@@ -117,17 +121,23 @@ class UnjudgedRejected(PolicyError):
         more = f"\n  … and {len(self.entries) - 20} more" if len(self.entries) > 20 else ""
         prefix = f"{source}: " if source else ""
         disputed = sum(1 for e in self.entries if (e.query_id, e.doc_id) in self.left_out)
+        self.disputed = disputed
+        # what is refused, without the way out (the app names its own: the contract key)
+        self.body = f"{prefix}{len(self.entries)} unjudged document(s) in the top k:\n{shown}{more}"
         if not disputed:
             super().__init__(
-                f"{prefix}{len(self.entries)} unjudged document(s) in the top k:\n{shown}{more}\n"
+                f"{self.body}\n"
                 "Choose a policy: --unjudged zero (gain 0 at its position, as trec_eval), "
                 "--unjudged condense (remove it, as trec_eval -J), or judge these documents."
             )
             return
-        super().__init__(
+        self.body = (
             f"{prefix}{len(self.entries)} document(s) in the top k without a judgment: "
             f"{len(self.entries) - disputed} unjudged, {disputed} left out by the consensus "
-            f"rule:\n{shown}{more}\n"
+            f"rule:\n{shown}{more}"
+        )
+        super().__init__(
+            f"{self.body}\n"
             "Adjudicate the disagreements (judgepool disagreements WS --unresolved; an "
             "adjudicator's grade settles each), choose another --consensus (latest, median), "
             "or a policy: --unjudged zero or --unjudged condense."

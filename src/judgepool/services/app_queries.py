@@ -33,7 +33,7 @@ from judgepool.services.text_parts import (
     text_part,
     whole_text,
 )
-from judgepool.store import corpus, grading
+from judgepool.store import corpus, grading, grading_live
 from judgepool.store.ledger import get_event
 from judgepool.store.workspace import Workspace
 
@@ -45,9 +45,11 @@ class ItemJudgment:
     """The current judgments of one (query, document).
 
     ``own_*`` is the grading annotator's state (a grade, unsure, or nothing;
-    ``own_event`` the ledger event behind it). ``others_graded``: another
-    annotator (imported qrels included) holds a grade; ``others`` lists them
-    as (annotator, grade) when they were read (see `item_judgment`).
+    ``own_event`` the ledger event behind it; ``own_note`` their latest note on
+    the item). ``others_graded``: another annotator (imported qrels included)
+    holds a grade; ``others`` lists them as (annotator, grade) and
+    ``others_notes`` their notes as (annotator, note), when they were read and
+    grading is open (see `item_judgment`).
     """
 
     own_grade: int | None = None
@@ -55,6 +57,8 @@ class ItemJudgment:
     own_event: int | None = None
     others_graded: bool = False
     others: tuple[tuple[str, int], ...] = ()
+    own_note: str | None = None
+    others_notes: tuple[tuple[str, str], ...] = ()
 
     @property
     def judged(self) -> bool:
@@ -89,12 +93,25 @@ class GradingPlan:
     judgments: dict[Item, ItemJudgment]
     scale: Scale
     labels: dict[int, str]
+    personal: bool = False
+    """The plan is the annotator's own queue (their items of the current
+    assignment): an item is done once *they* grade it. Otherwise it is the
+    whole pool, where an item is done once anyone grades it."""
+
+
+def done_for(judgment: ItemJudgment, personal: bool) -> bool:
+    """Whether an item needs no more grading: graded by the annotator in a
+    personal queue, by anyone in the whole pool."""
+    return judgment.own_grade is not None if personal else judgment.judged
 
 
 def order_for_grading(
-    query_id: str, doc_ids: Iterable[str], judgments: Mapping[Item, ItemJudgment]
+    query_id: str,
+    doc_ids: Iterable[str],
+    judgments: Mapping[Item, ItemJudgment],
+    personal: bool = False,
 ) -> list[str]:
-    """Unjudged documents first, each group in the neutral (checksum) order."""
+    """Documents still to grade first, each group in the neutral (checksum) order."""
     # The neutral order is a checksum of (query, doc), not the doc ID: IDs can
     # encode rank (NovelEval's "3-0" is query 3's first search result), and
     # sorting by them would leak it. Keys are built in one comprehension rather
@@ -102,7 +119,7 @@ def order_for_grading(
     seed = zlib.crc32(f"{query_id}\x00".encode())
     keyed = [
         (
-            (query_id, doc) in judgments and judgments[(query_id, doc)].judged,
+            (query_id, doc) in judgments and done_for(judgments[(query_id, doc)], personal),
             zlib.crc32(doc.encode(), seed),
             doc,
         )
@@ -114,10 +131,14 @@ def order_for_grading(
 
 def grading_plan(ws: Workspace, annotator: str) -> GradingPlan:
     """The queries that have pooled documents (in any pool), in query order,
-    each with its documents in grading order, and who has judged what."""
+    each with its documents in grading order, and who has judged what. When
+    the current assignment gives ``annotator`` items, only those: their queue."""
     pooled: dict[str, list[str]] = {}
     judgments: dict[Item, ItemJudgment] = {}
+    mine = grading_live.assigned_to(ws, annotator)
     for query_id, doc_id, others_graded in grading.pooled_items(ws, annotator):
+        if mine is not None and (query_id, doc_id) not in mine:
+            continue
         pooled.setdefault(query_id, []).append(doc_id)
         if others_graded:
             judgments[(query_id, doc_id)] = GRADED_BY_OTHERS
@@ -136,15 +157,21 @@ def grading_plan(ws: Workspace, annotator: str) -> GradingPlan:
             narrative = preview(ws, "query narrative", query_id, head.narrative)
         queries.append(
             PlanQuery(
-                query_id, text, narrative, order_for_grading(query_id, pooled[query_id], judgments)
+                query_id,
+                text,
+                narrative,
+                order_for_grading(query_id, pooled[query_id], judgments, mine is not None),
             )
         )
-    return GradingPlan(queries, judgments, ws.scale, ws.labels())
+    return GradingPlan(queries, judgments, ws.scale, ws.labels(), personal=mine is not None)
 
 
-def item_judgment(ws: Workspace, annotator: str, query_id: str, doc_id: str) -> ItemJudgment:
-    """One item's current judgments, seen from ``annotator``, with the other
-    annotators' grades listed."""
+def item_judgment(
+    ws: Workspace, annotator: str, query_id: str, doc_id: str, *, blind: bool = False
+) -> ItemJudgment:
+    """One item's current judgments, seen from ``annotator``, with their latest
+    note and, unless ``blind``, the other annotators' grades and notes listed
+    (blind: only whether someone else holds a grade, never who or which)."""
     own: tuple[int | None, bool, int | None] = (None, False, None)
     others: list[tuple[str, int]] = []
     for who, grade, unsure, event_id in grading.item_states(ws, query_id, doc_id):
@@ -152,7 +179,15 @@ def item_judgment(ws: Workspace, annotator: str, query_id: str, doc_id: str) -> 
             own = (grade, unsure, event_id)
         elif grade is not None:
             others.append((who, grade))
-    return ItemJudgment(*own, others_graded=bool(others), others=tuple(others))
+    notes = grading_live.latest_notes(ws, query_id, doc_id)
+    others_notes = tuple((who, note) for who, note in notes.items() if who != annotator)
+    return ItemJudgment(
+        *own,
+        others_graded=bool(others),
+        others=() if blind else tuple(others),
+        own_note=notes.get(annotator),
+        others_notes=() if blind else others_notes,
+    )
 
 
 def item_judgments(ws: Workspace, annotator: str) -> dict[Item, ItemJudgment]:
@@ -194,3 +229,14 @@ def document_part(
 def note_of(ws: Workspace, event_id: int | None) -> str | None:
     """The note of a ledger event (None without an event or a note)."""
     return None if event_id is None else get_event(ws, event_id).note
+
+
+def describe_event(ws: Workspace, event_id: int) -> str:
+    """What one of the app's judgment events did, for the undo message: "grade 2",
+    "unsure", or "a note" (the grade or unsure kept, a note added)."""
+    event = get_event(ws, event_id)
+    if event.note is not None and event.previous_event is not None:
+        before = get_event(ws, event.previous_event)
+        if (before.grade, before.unsure) == (event.grade, event.unsure):
+            return "a note"
+    return "unsure" if event.unsure else f"grade {event.grade}"

@@ -23,6 +23,7 @@ from judgepool.services.entry_checks import (
 )
 from judgepool.store import ledger
 from judgepool.store.ledger import Annotator, JudgmentEvent
+from judgepool.store.ledger_undo import standing_on_item
 from judgepool.store.workspace import Workspace
 
 
@@ -89,8 +90,11 @@ def undo(ws: Workspace, event_id: int, *, annotator: str) -> JudgmentEvent:
     """Take back one of ``annotator``'s events by appending an event that restores
     the state before it (a previous grade, unsure, or no judgment at all).
 
-    Only the annotator's latest event on that item can be undone: undoing an
-    older one would silently discard what came after it.
+    Only the annotator's latest event on that item can be undone (an undo
+    too: undoing it restores what it took back), or their latest event there
+    that still stands, when only undos and what they took back came after it
+    (after taking back a note, the grade before it); undoing an older one
+    would silently discard what came after it.
     """
     with ws.write() as conn:
         target = ledger.get_event(ws, event_id)
@@ -100,7 +104,10 @@ def undo(ws: Workspace, event_id: int, *, annotator: str) -> JudgmentEvent:
                 "only your own grades can be undone"
             )
         latest = ledger.latest_event_id(conn, target.query_id, target.doc_id, annotator)
-        if latest != event_id:
+        standing = standing_on_item(conn, annotator, target.query_id, target.doc_id)
+        if latest != event_id and (standing is None or standing < event_id):
+            raise InputError(f"event {event_id} was taken back already")
+        if latest != event_id and standing != event_id:
             raise InputError(
                 f"query {quoted(target.query_id)} doc {quoted(target.doc_id)} was judged again "
                 f"after event "

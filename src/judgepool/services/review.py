@@ -25,7 +25,7 @@ for its own thread.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from judgepool.core.aggregate import group_by_query
 from judgepool.core.audit import AuditReport
@@ -51,6 +51,8 @@ class RunScore:
     scored: ScoredRun | None
     refusal: str | None = None
     reason: str | None = None
+    # the refusal itself: the app words its way out from it (the contract key)
+    error: PolicyError | None = field(default=None, compare=False)
 
     @classmethod
     def refused(cls, run: str, error: PolicyError) -> RunScore:
@@ -60,7 +62,7 @@ class RunScore:
             reason = f"duplicates=reject and {len(error.entries)} duplicate document(s)"
         else:
             reason = str(error).splitlines()[0]
-        return cls(run, None, str(error), reason)
+        return cls(run, None, str(error), reason, error)
 
     @property
     def evaluation(self) -> Evaluation | None:

@@ -67,3 +67,22 @@ def undo_latest(ws: Workspace, annotator: str) -> tuple[JudgmentEvent, JudgmentE
             undoes=target_id,
         )
     return target, get_event(ws, new_id)
+
+
+def standing_on_item(
+    conn: sqlite3.Connection, annotator: str, query_id: str, doc_id: str
+) -> int | None:
+    """The ID of ``annotator``'s latest event on one item that still stands (not
+    an undo, not undone already), read on ``conn``; None when none does. Undo
+    events are skipped, so after taking back a note the grade before it can be
+    taken back in turn."""
+    rows = conn.execute(
+        "SELECT id, undoes FROM judgment_events "
+        "WHERE annotator = ? AND query_id = ? AND doc_id = ? ORDER BY id",
+        (annotator, query_id, doc_id),
+    ).fetchall()
+    undone = {undoes for _, undoes in rows if undoes is not None}
+    for id_, undoes in reversed(rows):
+        if undoes is None and id_ not in undone:
+            return int(id_)
+    return None

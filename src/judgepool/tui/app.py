@@ -36,14 +36,23 @@ it through the protocols of `judgepool.tui.hosts` and never import this module:
   loop while the annotator grades, so they should be cheap: mark the screen
   stale and recompute in an exclusive thread worker, or when the screen is
   shown again.
+- Grades written by other terminals and processes are taken in within half a
+  second (`judgepool.tui.live`): into the session, the grade screen, and as
+  `GradeSaved` announcements; ``f5`` re-reads the whole plan at once.
+- ``app.blind``: whether grading is blind (the workspace's setting, default
+  on): the grade screen then shows no other annotator's grade or note.
+- Quitting with a note typed for a document not yet graded asks first: ``q``
+  again quits and drops it.
 """
 
 from __future__ import annotations
 
+import math
+import time
 from collections.abc import Callable, Iterable
 from functools import partial
 from pathlib import Path
-from typing import Any, ClassVar, Final
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
@@ -53,13 +62,24 @@ from textual.screen import ModalScreen, Screen
 from textual.signal import Signal
 
 from judgepool.core.contract import Contract
+from judgepool.core.errors import JudgepoolError
 from judgepool.services import app_queries, judging
-from judgepool.services.workspace import Workspace, WorkspaceReadOnly, open_workspace
+from judgepool.services.settings import blind_grading
+from judgepool.services.workspace import (
+    StorageError,
+    Workspace,
+    WorkspaceReadOnly,
+    open_workspace,
+)
 from judgepool.tui.grading import GradingSession, read_session
+from judgepool.tui.live import LiveRefresh
 from judgepool.tui.messages import GradeSaved
 from judgepool.tui.readers import ReadConnections
 from judgepool.tui.screens.grade import GradeScreen
 from judgepool.tui.screens.help import HelpScreen
+
+if TYPE_CHECKING:
+    from judgepool.services.review import Scoreboard
 
 _SCREENS: Final = Binding.Group("screens")
 SCREEN_TITLES: Final[dict[str, str]] = {
@@ -111,6 +131,13 @@ class JudgepoolApp(App[None]):
         ),
         Binding("question_mark", "help", "help", key_display="?", tooltip="List every key"),
         Binding("q", "quit", "quit", tooltip="Quit judgepool (every grade is already saved)"),
+        Binding(
+            "f5",
+            "reread",
+            "re-read",
+            show=False,
+            tooltip="Re-read the workspace now (grades from other terminals show by themselves)",
+        ),
     ]
 
     contract: var[Contract] = var(Contract())
@@ -134,6 +161,9 @@ class JudgepoolApp(App[None]):
         self.set_reactive(JudgepoolApp.contract, self.ws.default_contract())
         self.grade_saved_signal: Signal[GradeSaved] = Signal(self, "grade-saved")
         self.quitting = False
+        self.blind = blind_grading(self.ws)
+        self.live = LiveRefresh(self)
+        self._quit_asked = -math.inf  # when q last asked about a waiting note
 
     @property
     def workspace_label(self) -> str:
@@ -145,6 +175,7 @@ class JudgepoolApp(App[None]):
     def on_mount(self) -> None:
         self.install_screen(GradeScreen(self.session), "grade")
         self.push_screen("grade")
+        self.live.start()
         if self.ws.read_only:
             self.notify(
                 f"{WorkspaceReadOnly(self.workspace).reason}: you can read, audit and score, "
@@ -164,9 +195,37 @@ class JudgepoolApp(App[None]):
         self.ws.close()
 
     async def action_quit(self) -> None:
-        """Quit: keys typed after ``q`` (already queued) open no screen."""
+        """Quit: keys typed after ``q`` (already queued) open no screen. A note
+        waiting for its document's grade is not dropped unasked: the first ``q``
+        says so, a second one quits."""
+        installed = self.is_screen_installed("grade")
+        waiting = self.get_screen("grade", GradeScreen).waiting_notes() if installed else 0
+        # a second q within the notice's ten seconds quits; later, it asks again
+        if waiting and time.monotonic() - self._quit_asked > 10:
+            self._quit_asked = time.monotonic()
+            self.notify(
+                f"{waiting} note{'s' if waiting > 1 else ''} typed for a document not yet "
+                "graded would be lost: grade it to save the note, or press q again to quit "
+                "without it.",
+                title="A note is not saved yet",
+                severity="warning",
+                timeout=10,
+                markup=False,
+            )
+            return
         self.quitting = True
         await super().action_quit()
+
+    def action_reread(self) -> None:
+        """Re-read the workspace now (f5): the grading plan whole, and announce
+        what other connections wrote."""
+        self.live.poll(force=True)
+        self.notify("re-read the workspace", timeout=2)
+
+    def store_changed(self) -> None:
+        """Other connections wrote to the workspace: show the session as it now is."""
+        if self.is_screen_installed("grade"):
+            self.get_screen("grade", GradeScreen).store_changed()
 
     def action_show_screen(self, name: str) -> None:
         """Switch to the grade, audit or scores screen, closing any dialog first."""
@@ -199,6 +258,27 @@ class JudgepoolApp(App[None]):
         self.session.record(query_id, doc_id, judgment)
         self.grade_saved(query_id, doc_id, event.grade)
         return event.grade
+
+    def store_scores(self, board: Scoreboard) -> None:
+        """Store the scores screen's new scores as evaluations, like the command
+        line's (on the app's connection: it is the one that writes)."""
+        # imported here: scoring is the review screens' import time, not start-up's
+        from judgepool.services.app_evaluations import store_scoreboard
+
+        try:
+            store_scoreboard(self.ws, board)
+        except (JudgepoolError, StorageError) as exc:
+            self.notify(f"scores not stored: {exc}", severity="warning", markup=False)
+
+    def save_default_contract(self, contract: Contract) -> None:
+        """Save ``contract`` as the workspace's default contract (the command
+        line's and the app's at start), saying so, or why it was not."""
+        try:
+            self.ws.set_default_contract(contract)
+        except (JudgepoolError, StorageError) as exc:
+            self.notify(f"not saved as the default: {exc}", severity="error", markup=False)
+            return
+        self.notify("saved as the workspace's default contract", timeout=4)
 
     def grade_saved(self, query_id: str, doc_id: str, grade: int | None) -> None:
         """Tell the screens that follow judgments that a judgment event is on disk."""

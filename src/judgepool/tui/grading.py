@@ -19,6 +19,7 @@ from judgepool.services.app_queries import (
     Item,
     ItemJudgment,
     PlanQuery,
+    done_for,
 )
 
 if TYPE_CHECKING:
@@ -31,9 +32,18 @@ class GradingSession:
     """The plan, the current position, the judgments and the progress counts."""
 
     def __init__(self, plan: GradingPlan) -> None:
+        self.position: Position | None = None
+        self._resume: Position | None = None
+        self._load(plan)
+        if self.total:
+            self.position = (0, 0)
+            self.next_unjudged(include_current=True)
+
+    def _load(self, plan: GradingPlan) -> None:
         self.queries: list[PlanQuery] = plan.queries
         self.scale = plan.scale
         self.labels = plan.labels
+        self.personal = plan.personal
         self.judgments: dict[Item, ItemJudgment] = plan.judgments
         self._query_index = {q.id: i for i, q in enumerate(self.queries)}
         self._doc_index: dict[Item, int] = {}
@@ -43,15 +53,26 @@ class GradingSession:
             items = [(query.id, doc) for doc in query.doc_ids]
             self._doc_index.update(zip(items, range(len(items)), strict=True))
             self.judged_in_query.append(
-                sum(1 for item in items if item in judgments and judgments[item].judged)
+                sum(1 for item in items if item in judgments and self.done(judgments[item]))
             )
         self.total = len(self._doc_index)
         self.total_judged = sum(self.judged_in_query)
-        self.position: Position | None = None
-        self._resume: Position | None = None
-        if self.total:
-            self.position = (0, 0)
+
+    def reload(self, plan: GradingPlan) -> None:
+        """Take a plan read afresh (F5), staying on the current document when
+        the new plan holds it, else starting at its first document to grade."""
+        current = self.current
+        self._resume = None
+        self._load(plan)
+        self.position = (0, 0) if self.total else None
+        if current is not None and current in self._doc_index:
+            self.goto(*current)
+        elif self.total:
             self.next_unjudged(include_current=True)
+
+    def done(self, judgment: ItemJudgment) -> bool:
+        """Whether an item needs no more grading in this plan (see the module)."""
+        return done_for(judgment, self.personal)
 
     # -- what is where ------------------------------------------------------------
 
@@ -82,11 +103,11 @@ class GradingSession:
     def record(self, query_id: str, doc_id: str, judgment: ItemJudgment) -> None:
         """Take in an item's judgments after an event was committed."""
         item = (query_id, doc_id)
-        before = self.judgment(query_id, doc_id).judged
+        before = self.done(self.judgment(query_id, doc_id))
         self.judgments[item] = judgment
         qi = self._query_index.get(query_id)
         if qi is not None and item in self._doc_index:
-            change = int(judgment.judged) - int(before)
+            change = int(self.done(judgment)) - int(before)
             self.judged_in_query[qi] += change
             self.total_judged += change
 
@@ -138,9 +159,37 @@ class GradingSession:
             return self.current
         query = self.queries[qi]
         for di, doc in enumerate(query.doc_ids):
-            if not self.judgment(query.id, doc).judged:
+            if not self.done(self.judgment(query.id, doc)):
                 return self._go((qi, di))
         return self._go((qi, 0))
+
+    def find_query(self, wanted: str) -> Item | None:
+        """Go to the query whose ID is ``wanted`` (ignoring case), else to the next
+        query after the current one whose text holds every word of ``wanted``
+        (ignoring case), at its first document to grade; None when no query
+        matches (the position is unchanged)."""
+        wanted = wanted.strip()
+        if not wanted:
+            return None
+        folded = wanted.casefold()
+        start = -1 if self.position is None else self.position[0]
+        count = len(self.queries)
+        order = [(start + 1 + step) % count for step in range(count)]
+        found = next((qi for qi in order if self.queries[qi].id.casefold() == folded), None)
+        if found is None:
+            words = folded.split()
+            found = next(
+                (
+                    qi
+                    for qi in order
+                    if all(word in self.queries[qi].text.text.casefold() for word in words)
+                ),
+                None,
+            )
+        if found is None or not self.queries[found].doc_ids:
+            return None
+        self.position = (found, 0)
+        return self.step_query(0)
 
     def next_unjudged(self, include_current: bool = False) -> Item | None:
         """The next document nobody has graded, preferring ones not deferred as
@@ -154,7 +203,7 @@ class GradingSession:
         for qi, di in positions:
             query = self.queries[qi]
             judgment = self.judgment(query.id, query.doc_ids[di])
-            if judgment.judged:
+            if self.done(judgment):
                 continue
             if not judgment.own_unsure:
                 return self._go((qi, di))
@@ -208,7 +257,7 @@ class GradingSession:
             self._doc_index[item] = len(query.doc_ids)
             query.doc_ids.append(doc_id)
             self.total += 1
-            if self.judgment(query_id, doc_id).judged:
+            if self.done(self.judgment(query_id, doc_id)):
                 self.judged_in_query[qi] += 1
                 self.total_judged += 1
         return self._go((qi, self._doc_index[item]))

@@ -25,6 +25,7 @@ from judgepool.core.contract import Contract
 if TYPE_CHECKING:
     from textual.signal import Signal
 
+    from judgepool.services.review import Scoreboard
     from judgepool.services.workspace import Workspace
     from judgepool.tui.messages import GradeSaved
     from judgepool.tui.readers import ReadConnections
@@ -40,6 +41,8 @@ class GradingHost(Protocol):
     readers: ReadConnections
     # the active contract (the settle order ranks the holes under it)
     contract: Contract
+    # grading is blind (the workspace's setting): no other annotator's grade or note shown
+    blind: bool
 
     @property
     def workspace_label(self) -> str:
@@ -64,6 +67,12 @@ class ReviewHost(Protocol):
 
     def queue_for_grading(self, query_id: str, doc_id: str) -> None:
         """Send a document to the grade screen ("judge the holes")."""
+
+    def store_scores(self, board: Scoreboard) -> None:
+        """Store the board's new scores as evaluations (as ``judgepool score`` does)."""
+
+    def save_default_contract(self, contract: Contract) -> None:
+        """Save ``contract`` as the workspace's default (saying so, or why not)."""
 
     def judge_document(self, query_id: str, doc_id: str, grade: int) -> int | None:
         """Grade a document where it is shown (the comparison's side-by-side

@@ -6,7 +6,9 @@ Keys (also in the footer, on ``?`` and in the palette):
   go to the next one; ``u`` marks it unsure (deferred) and goes on.
 - ``z`` undoes this session's last judgment (the ledger gains an event that
   restores the state before it; nothing is deleted).
-- ``e`` adds a note: to the current judgment, or to the grade about to be given.
+- ``e`` adds a note: to the current judgment, or to the grade about to be given
+  (not counted as a judgment); the note shows on the document card.
+- ``ctrl+g`` goes to a query of the queue by ID or words (`grade_team`).
 - ``t`` settle order: the unjudged documents of the runs' top k that decide
   which run is better come first, recomputed after each grade
   (`judgepool.tui.widgets.settle_order`); ``t`` again or ``n`` returns to the
@@ -21,7 +23,8 @@ A grade is written by `judgepool.services.judging.judge` in the key's
 handler: one short transaction, committed (and synced) before the handler
 goes on, so "saved" on the status line is only ever shown for a grade that
 is on disk, and no keystroke is processed before the previous grade's commit.
-The run and rank that brought a document into the pool are never shown.
+The run and rank that brought a document into the pool are never shown; nor,
+grading blind (the default), another annotator's grade or note.
 """
 
 from __future__ import annotations
@@ -33,7 +36,6 @@ from typing import ClassVar, Final
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import BindingType
-from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from judgepool.core.errors import JudgepoolError
@@ -47,6 +49,7 @@ from judgepool.tui.dialogs.note import NoteDialog
 from judgepool.tui.grading import GradingSession
 from judgepool.tui.hosts import GradingHost, grading_host
 from judgepool.tui.screens.grade_keys import GRADE_BINDINGS
+from judgepool.tui.screens.grade_team import GradeTeamActions, undo_line
 from judgepool.tui.widgets.grading_panels import (
     DocumentView,
     GradeScale,
@@ -64,7 +67,7 @@ NOTHING_TO_GRADE: Final = (
 )
 
 
-class GradeScreen(Screen[None]):
+class GradeScreen(GradeTeamActions):
     """Grade pooled documents, one keystroke each."""
 
     BINDINGS: ClassVar[list[BindingType]] = GRADE_BINDINGS
@@ -73,6 +76,7 @@ class GradeScreen(Screen[None]):
         super().__init__(id="grade")
         self.session = session
         self._history: list[tuple[int, str, str]] = []  # (event, query, doc) of this session
+        self._note_events: set[int] = set()  # those of them that only added a note
         self._pending_notes: dict[tuple[str, str], str] = {}
         self._terms: dict[str, frozenset[str]] = {}
         self._shown_at = time.monotonic()
@@ -139,7 +143,7 @@ class GradeScreen(Screen[None]):
         )
         # Read afresh: another annotator may have graded it meanwhile, and the
         # plan holds only whether others graded it, not who and how.
-        judgment = app_queries.item_judgment(host.ws, host.annotator, query_id, doc_id)
+        judgment = app_queries.item_judgment(host.ws, host.annotator, *current, blind=host.blind)
         session.record(query_id, doc_id, judgment)
         # The same document again (after a note, an undo) keeps its part; else the first.
         part = document_view.part_of(doc_id)
@@ -150,14 +154,16 @@ class GradeScreen(Screen[None]):
             session.query_progress(), (session.total_judged, session.total)
         )
         self._update_status()
-        self._shown_at = time.monotonic()
+        if document_view.shown_item != current:  # the time spent on it runs on
+            document_view.shown_item, self._shown_at = current, time.monotonic()
 
     def _update_status(self) -> None:
         parts = [self._status] if self._status.plain else []
         pending = self.session.current
         if pending is not None and pending in self._pending_notes:
             parts.append(Text("a note waits for this document's grade", style="italic"))
-        parts.append(Text(f"{len(self._history)} judged this session", style="dim"))
+        judged = len(self._history) - len(self._note_events)
+        parts.append(Text(f"{judged} judged this session", style="dim"))
         if not self.query_one(SettleOrder).active:
             parts.append(Text("t settle order", style="dim"))
         line = Text(" · ", style="dim").join(parts)
@@ -195,7 +201,7 @@ class GradeScreen(Screen[None]):
                 annotator=host.annotator,
                 unsure=unsure,
                 note=note,
-                seconds=round(time.monotonic() - self._shown_at, 3),
+                seconds=round(time.monotonic() - self._shown_at, 3) if advance else None,
             )
         except (JudgepoolError, StorageError) as exc:
             self._error(f"not saved: {exc}")
@@ -209,6 +215,7 @@ class GradeScreen(Screen[None]):
             ItemJudgment(event.grade, event.unsure, event.id, before.others_graded, before.others),
         )
         self._history.append((event.id, query_id, doc_id))
+        self._note_events.update([event.id] if not advance else [])  # a note: no judgment
         if event.unsure:
             self._say(("saved: unsure", "bold yellow"), (f" for {doc_id}", ""))
         else:
@@ -252,14 +259,16 @@ class GradeScreen(Screen[None]):
         host = self.host
         event_id, query_id, doc_id = self._history.pop()
         try:
+            undone = app_queries.describe_event(host.ws, event_id)
             services.undo(host.ws, event_id, annotator=host.annotator)
             judgment = app_queries.item_judgment(host.ws, host.annotator, query_id, doc_id)
         except (JudgepoolError, StorageError) as exc:
             self._error(f"cannot undo: {exc}")
             self._update_status()
             return
+        self._note_events.discard(event_id)
         session.record(query_id, doc_id, judgment)
-        self._say(("undone", "bold"), (f": {doc_id} is back to ", ""), _state(judgment))
+        self._status = undo_line(undone, doc_id, judgment)
         host.grade_saved(query_id, doc_id, judgment.own_grade)
         session.forget_resume()
         session.goto(query_id, doc_id)
@@ -388,11 +397,3 @@ class GradeScreen(Screen[None]):
         session.record(
             query_id, doc_id, app_queries.item_judgment(host.ws, host.annotator, query_id, doc_id)
         )
-
-
-def _state(judgment: ItemJudgment) -> tuple[str, str]:
-    if judgment.own_grade is not None:
-        return (f"your grade {judgment.own_grade}", "bold")
-    if judgment.own_unsure:
-        return ("unsure", "bold")
-    return ("no grade of yours", "bold")

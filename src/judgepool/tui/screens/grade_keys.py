@@ -31,7 +31,15 @@ GRADE_BINDINGS: Final[list[BindingType]] = [
     Binding("u", "unsure", "unsure", tooltip="Unsure: defer this document without a grade"),
     Binding("z", "undo", "undo", tooltip="Undo the last judgment of this session"),
     Binding("e", "note", "note", tooltip="Add a note to the current judgment"),
+    # "unjudged": by anyone in the pool; by you in your queue of an assignment
     Binding("n", "next_unjudged", "unjudged", tooltip="Jump to the next unjudged document"),
+    Binding(
+        "ctrl+g",
+        "goto_query",
+        "go to query",
+        show=False,
+        tooltip="Go to a query of your queue by its ID or words of its text",
+    ),
     Binding(
         "t",
         "settle_order",

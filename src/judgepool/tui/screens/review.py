@@ -45,6 +45,7 @@ from judgepool.core.errors import JudgepoolError
 from judgepool.display import literal
 from judgepool.tui.hosts import ReviewHost, review_host
 from judgepool.tui.messages import GradeSaved
+from judgepool.tui.refusals import app_refusal
 from judgepool.tui.verdict_jobs import compare_workspace, verdict_contract
 from judgepool.tui.widgets.pair_verdicts import PairVerdicts, tally
 from judgepool.tui.widgets.score_contract import ContractBar, ContractDialog
@@ -237,11 +238,15 @@ class ReviewScreen(Screen[None]):
         self.recompute()
 
     def action_edit_contract(self) -> None:
+        dialog = ContractDialog(self.host.contract)
+
         def apply(contract: Contract | None) -> None:
+            if contract is not None and dialog.save_as_default:
+                self.host.save_default_contract(contract)
             if contract is not None and contract != self.host.contract:
                 self.host.contract = contract
 
-        self.app.push_screen(ContractDialog(self.host.contract), apply)
+        self.app.push_screen(dialog, apply)
 
     # -- workers -----------------------------------------------------------------
 
@@ -271,7 +276,7 @@ class ReviewScreen(Screen[None]):
                     result = job(ws, stage)
             except JudgepoolError as exc:
                 if not worker.is_cancelled:
-                    self.post_message(self.JobDone(partial(failed, str(exc))))
+                    self.post_message(self.JobDone(partial(failed, app_refusal(exc))))
                 return
             if not worker.is_cancelled:
                 self.post_message(self.JobDone(partial(done, result)))

@@ -45,6 +45,7 @@ from judgepool.display import literal
 from judgepool.services.review import Scoreboard, drill_down, score_workspace_runs
 from judgepool.tui.dialogs.comparison import ComparisonScreen
 from judgepool.tui.dialogs.drilldown import DrilldownScreen
+from judgepool.tui.refusals import app_refusal
 from judgepool.tui.screens.review import ReviewScreen
 from judgepool.tui.widgets.score_histogram import NdcgHistogram
 from judgepool.tui.widgets.score_runs import RunSummaryTable
@@ -122,6 +123,7 @@ class ScoresScreen(ReviewScreen):
         if board.contract != self.host.contract:
             return  # a newer contract is being scored
         self.board = board
+        self.host.store_scores(board)
         runs = self.query_one(RunSummaryTable)
         keep = runs.current_run
         runs.show(board, keep=keep)
@@ -152,7 +154,8 @@ class ScoresScreen(ReviewScreen):
         if scored is None:
             table.show(None)
             histogram.clear()
-            self.show_error(score.refusal or "refused", "red")
+            refusal = app_refusal(score.error) if score.error else score.refusal
+            self.show_error(refusal or "refused", "red")
             return
         evaluation = scored.evaluation
         table.show(evaluation)

@@ -130,7 +130,8 @@ def part_line(part: TextPart) -> Text:
 
 
 def judgment_line(judgment: ItemJudgment, labels: Mapping[int, str]) -> Text:
-    """Who holds which grade for the document, the grading annotator first."""
+    """Who holds which grade for the document, the grading annotator first, and
+    the notes: theirs, then the others' (listed only when grading is open)."""
     line = Text()
     if judgment.own_grade is not None:
         line.append(f"your grade {judgment.own_grade}", style="bold green")
@@ -150,6 +151,14 @@ def judgment_line(judgment: ItemJudgment, labels: Mapping[int, str]) -> Text:
                 line.append(", ", style="dim")
             line.append_text(literal_text(annotator, style="dim"))
             line.append(f" {grade}")
+    if judgment.own_note is not None:
+        line.append("\nyour note: ", style="italic")
+        line.append_text(literal_text(judgment.own_note, style="italic"))
+    for annotator, note in judgment.others_notes:
+        line.append("\n")
+        line.append_text(literal_text(annotator, style="dim italic"))
+        line.append("'s note: ", style="dim italic")
+        line.append_text(literal_text(note, style="italic"))
     return line
 
 
@@ -165,6 +174,8 @@ class DocumentView(VerticalScroll, can_focus=False):
     for it); the grade screen reads the next part from it when paging."""
 
     shown: DocumentPart | None = None
+    # the (query, document) the grade screen last showed here: its time spent runs from then
+    shown_item: tuple[str, str] | None = None
     _shown_with: tuple[ItemJudgment, Mapping[int, str], Collection[str]] = (NOT_JUDGED, {}, ())
 
     def compose(self) -> ComposeResult:

@@ -10,7 +10,8 @@ Choices are `Select`s; free values are `Input`s whose text reaches `Contract`
 as typed, so an invalid value
 shows the `ContractError` the contract itself raises (the same message the
 command line prints) and the dialog stays open. It returns the new contract,
-or None when cancelled.
+or None when cancelled; ``ctrl+o`` (or its button) applies it and sets
+``save_as_default``: the caller then saves it as the workspace's default.
 """
 
 from __future__ import annotations
@@ -121,11 +122,18 @@ class ContractDialog(ModalScreen[Contract | None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", "cancel", tooltip="Close without changing the contract"),
         Binding("ctrl+s", "apply", "apply", tooltip="Apply the contract (enter in a field too)"),
+        Binding(
+            "ctrl+o",
+            "save_default",
+            "save as default",
+            tooltip="Apply the contract and save it as the workspace's default",
+        ),
     ]
 
     def __init__(self, contract: Contract) -> None:
         super().__init__()
         self.contract = contract
+        self.save_as_default = False
 
     def compose(self) -> ComposeResult:
         values = self.contract.to_dict()
@@ -160,6 +168,7 @@ class ContractDialog(ModalScreen[Contract | None]):
             yield Static("", id="contract-error")
             with Horizontal():
                 yield Button("Apply", variant="primary", id="contract-apply")
+                yield Button("Save as default", id="contract-default")
                 yield Button("Cancel", id="contract-cancel")
 
     def on_mount(self) -> None:
@@ -185,6 +194,10 @@ class ContractDialog(ModalScreen[Contract | None]):
             return
         self.dismiss(contract)
 
+    def action_save_default(self) -> None:
+        self.save_as_default = True
+        self.action_apply()
+
     def action_cancel(self) -> None:
         self.dismiss(None)
 
@@ -196,5 +209,7 @@ class ContractDialog(ModalScreen[Contract | None]):
         event.stop()
         if event.button.id == "contract-apply":
             self.action_apply()
+        elif event.button.id == "contract-default":
+            self.action_save_default()
         else:
             self.action_cancel()

@@ -1,0 +1,47 @@
+"""A refusal shown in the app names the app's way out (the contract key ``c``
+and the policy), never the command line's flags (issue 10, point 11)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from judgepool.core.errors import (
+    DuplicateEntry,
+    DuplicatesRejected,
+    UnjudgedEntry,
+    UnjudgedRejected,
+)
+from judgepool.tui.refusals import app_refusal
+from judgepool.tui.widgets.score_runs import RunSummaryTable
+from tests.tui.pilot_support import screen_text
+from tests.tui.review_support import build_review_workspace, review_app, settle
+from tests.tui.test_scores_screen import SIZE, open_scores
+
+
+async def test_the_scores_screen_names_the_contract_key_not_flags(tmp_path: Path) -> None:
+    app = review_app(build_review_workspace(tmp_path))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_scores(pilot)
+        runs = screen.query_one(RunSummaryTable)
+        runs.move_cursor(row=runs.get_row_index("alpha"))
+        await settle(pilot)
+        text = screen_text(app)
+        assert "unjudged document(s) in the top k" in text
+        assert "Press c to change the contract's unjudged policy" in text
+        assert "--unjudged" not in text and "--consensus" not in text
+
+
+def test_every_policy_refusal_has_an_app_way_out() -> None:
+    unjudged = UnjudgedRejected([UnjudgedEntry("q1", "d1", 1)])
+    disputed = unjudged.explained({("q1", "d1"): "an unresolved disagreement"})
+    duplicates = DuplicatesRejected([DuplicateEntry("q1", "d1", (3, 4))])
+    for error, way_out in (
+        (unjudged, "unjudged policy: zero"),
+        (disputed, "Adjudicate the disagreements"),
+        (duplicates, "duplicates policy to first"),
+    ):
+        words = app_refusal(error)
+        assert "--" not in words, words
+        assert way_out in words
+        assert words.splitlines()[0] == str(error).splitlines()[0]  # what is refused, as is
+    assert "an unresolved disagreement" in app_refusal(disputed)
