@@ -129,7 +129,9 @@ def test_import_judge_pool_export_round_trip(ws: Path, tmp_path: Path) -> None:
     listed = run("annotators", str(ws), "--adjudicator", "alice")
     assert "alice\tadjudicator\t3 events\t2 graded" in listed.stdout
     items = run("disagreements", str(ws), "--format", "json")
-    assert [json.loads(line) for line in items.stdout.splitlines()] == [
+    listed_items = [json.loads(line) for line in items.stdout.splitlines()]
+    details = [listed_items[0].pop("details")]
+    assert listed_items == [
         {
             "query_id": "q1",
             "doc_id": "d1",
@@ -138,8 +140,15 @@ def test_import_judge_pool_export_round_trip(ws: Path, tmp_path: Path) -> None:
             "latest": 1,
             "median": 1,
             "adjudicated": 1,
+            "resolved": True,
+            "gap": 1,
         }
     ]
+    # each grade with its annotator, time and note (alice's note was on d4, not d1)
+    assert [[(d["annotator"], d["grade"], d["note"]) for d in found] for found in details] == [
+        [("import:nist.qrels", 2, None), ("alice", 1, None)]
+    ]
+    assert all(re.fullmatch(r"\d{4}-\d\d-\d\dT[\d:.]+Z", d["time"]) for d in details[0])
 
 
 def test_negative_grades_on_a_wide_scale(tmp_path: Path) -> None:

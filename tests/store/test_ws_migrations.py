@@ -58,7 +58,7 @@ def test_history_makes_the_recorded_schema(version: int) -> None:
     assert logged == [m.name for m in MIGRATIONS[:version]]
 
 
-def test_a_new_workspace_adds_only_document_search_to_the_recorded_schema(
+def test_a_new_workspace_adds_only_document_search_and_assignments_to_the_recorded_schema(
     tmp_path: Path,
 ) -> None:
     path = tmp_path / "new.sqlite"
@@ -72,6 +72,8 @@ def test_a_new_workspace_adds_only_document_search_to_the_recorded_schema(
     assert {name for _, name, _, _ in added} == {
         "documents_fts", "documents_fts_data", "documents_fts_idx", "documents_fts_docsize",
         "documents_fts_config", "documents_ai", "documents_ad", "documents_au",
+        "assignments", "assigned_items", "judgment_events_model", "judgment_events_timed",
+        "current_judgments_annotator",
     }  # fmt: skip
 
 

@@ -39,6 +39,11 @@ COMMAND_MODULES: dict[str, str] = {
     "evaluations": "workspace_reports",
     "annotators": "workspace_reports",
     "disagreements": "workspace_reports",
+    "agreement": "agreement",
+    "assign": "team",
+    "progress": "team",
+    "undo": "team",
+    "settings": "team",
     "demo": "app",
     "tui": "app",
 }

@@ -40,3 +40,14 @@ class AsciiInteger(click.ParamType):  # type: ignore[type-arg]
 
     def __repr__(self) -> str:
         return f"AsciiInteger({self.low}, {self.high})"
+
+
+def name_list(text: str, option: str) -> list[str]:
+    """Names separated by commas (``--annotators a,b``), each stripped; an empty
+    one is a usage error naming ``option``."""
+    names = [part.strip() for part in text.split(",")]
+    if not all(names):
+        raise click.BadParameter(
+            f"an empty name in {text!r}; list names separated by commas", param_hint=option
+        )
+    return names

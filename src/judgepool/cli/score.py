@@ -20,6 +20,7 @@ from judgepool.cli.progress import StageProgress
 from judgepool.cli.render import render_audit_table, render_score_table, render_trec
 from judgepool.cli.score_inputs import judgments_options, read_judgments, run_refs, stored_or_file
 from judgepool.core.audit import FINDING_KINDS, AuditReport, failed
+from judgepool.core.errors import UnjudgedRejected
 from judgepool.core.scored_run import ScoredRun
 from judgepool.display import literal
 from judgepool.services.scoring import (
@@ -95,12 +96,18 @@ def score(
                 source = stored_source(judged.workspace, ref)
             else:
                 source = file_source(ref)
-            results.append(
-                score_run(
-                    source, judged.judgments, judged.digest, judged.contract,
-                    engine=engine, on_progress=report,
-                )
-            )  # fmt: skip
+            try:
+                results.append(
+                    score_run(
+                        source, judged.judgments, judged.digest, judged.contract,
+                        engine=engine, on_progress=report,
+                    )
+                )  # fmt: skip
+            except UnjudgedRejected as exc:
+                if not judged.left_out:
+                    raise
+                # not unjudged: judged, but left out by the consensus rule
+                raise exc.explained(judged.left_out) from None
         refused = None
         if judged.workspace is not None and judged.consensus is not None:
             from judgepool.services.evaluations import store_evaluations

@@ -9,7 +9,7 @@ the contract is built here, by a function the command passes in.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -40,6 +40,8 @@ class Judged:
     contract: Contract
     workspace: Workspace | None = None
     consensus: str | None = None
+    # (query, doc) the consensus rule left out of the judgments, with why
+    left_out: dict[tuple[str, str], str] = field(default_factory=dict)
 
 
 def read_judgments(
@@ -61,7 +63,7 @@ def read_judgments(
         file = read_qrels(qrels, contract.scale)
         return Judged(qrels, file.judgments, file.digest, contract)
     # Imported here: scoring plain files must not pay for loading SQLite.
-    from judgepool.services.consensus import workspace_judgments
+    from judgepool.services.consensus import workspace_consensus
     from judgepool.services.workspace import open_workspace
 
     ws = open_workspace(str(workspace))
@@ -71,8 +73,17 @@ def read_judgments(
             f"the workspace's grades are on the scale {ws.scale}; --scale cannot change it"
         )
     rule = consensus or ws.default_consensus()
-    judgments, digest = workspace_judgments(ws, rule)
-    return Judged(f"workspace {ws.path} ({rule})", judgments, digest, contract, ws, rule)
+    chosen = workspace_consensus(ws, rule)
+    left_out = {
+        (item.query_id, item.doc_id): "an unresolved disagreement (no adjudicator's grade; "
+        + ", ".join(f"{who}={grade}" for who, grade in item.grades)
+        + ")"
+        for item in chosen.unresolved
+    }
+    return Judged(
+        f"workspace {ws.path} ({rule})", chosen.judgments, chosen.digest, contract, ws, rule,
+        left_out,
+    )  # fmt: skip
 
 
 def stored_or_file(judged: Judged, ref: str) -> str:

@@ -1,5 +1,5 @@
 """The workspace commands that change or export it: ``init``, ``import``,
-``judge``, ``pool`` and ``export`` (the ones that list what it holds are in
+``judge``, ``pool`` and ``export`` (qrels or notes; the ones that list what it holds are in
 `judgepool.cli.workspace_reports`).
 
 Each one opens the workspace, calls one use case of `judgepool.services`,
@@ -30,13 +30,14 @@ from judgepool.display import literal, quoted
 
 # The services load SQLite and sqlite-utils: imported when a command runs.
 if TYPE_CHECKING:
-    from judgepool.services import imports, judging
+    from judgepool.services import imports, judging, notes
     from judgepool.services import pools as pooling
     from judgepool.services import qrels as qrels_files
     from judgepool.services import workspace as workspaces
 else:
     imports = LazyModule("judgepool.services.imports")
     judging = LazyModule("judgepool.services.judging")
+    notes = LazyModule("judgepool.services.notes")
     pooling = LazyModule("judgepool.services.pools")
     qrels_files = LazyModule("judgepool.services.qrels")
     workspaces = LazyModule("judgepool.services.workspace")
@@ -87,13 +88,27 @@ def init_command(workspace: str, scale: str, labels: str | None) -> None:
     "[default: import:FILE-NAME]",
 )
 @click.option(
+    "--source",
+    default=None,
+    metavar="model:NAME",
+    help="Qrels only: the grades are a model's (an LLM judge's) labels, recorded with source "
+    "model:NAME and by default as the annotator model:NAME; agreement compares them with "
+    "people's. [default: import:FILE-NAME]",
+)
+@click.option(
     "--replace",
     is_flag=True,
     help="Qrels only: withdraw the annotator's judgments that the file does not have, so "
     "they hold exactly the file (the ledger keeps the old ones). Without it they are kept.",
 )
 def import_command(
-    workspace: str, kind: str, file: Path, name: str | None, annotator: str | None, replace: bool
+    workspace: str,
+    kind: str,
+    file: Path,
+    name: str | None,
+    annotator: str | None,
+    source: str | None,
+    replace: bool,
 ) -> None:
     """Import FILE into WORKSPACE as queries, docs, qrels or a run.
 
@@ -115,6 +130,8 @@ def import_command(
         raise click.UsageError("--annotator applies to qrels only")
     if replace and kind != "qrels":
         raise click.UsageError("--replace applies to qrels only")
+    if source is not None and kind != "qrels":
+        raise click.UsageError("--source applies to qrels only")
     started = time.perf_counter()
     with (
         workspaces.open_workspace(workspace, to_write=True) as ws,
@@ -124,7 +141,7 @@ def import_command(
             run = imports.import_run(ws, file, name=name, on_progress=progress)
         elif kind == "qrels":
             qrels = qrels_files.import_qrels(
-                ws, file, annotator=annotator, replace=replace, on_progress=progress
+                ws, file, annotator=annotator, replace=replace, on_progress=progress, source=source
             )
         else:
             importer = imports.import_queries if kind == "queries" else imports.import_documents
@@ -269,7 +286,7 @@ def pool_command(workspace: str, runs: str | None, depth: int, name: str) -> Non
 
 @main.command("export")
 @click.argument("workspace")
-@click.argument("what", type=click.Choice(["qrels"]))
+@click.argument("what", type=click.Choice(["qrels", "notes"]))
 @click.option(
     "-o",
     "--output",
@@ -280,7 +297,16 @@ def pool_command(workspace: str, runs: str | None, depth: int, name: str) -> Non
     "beside it, then renamed), a symbolic link's target likewise; a FIFO or device is "
     "written into; the workspace's own files are refused.",
 )
-@click.option("--annotator", default=None, help="Export this annotator's grades only.")
+@click.option("--annotator", default=None, help="Export this annotator's grades (or notes) only.")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["tsv", "jsonl"]),
+    default=None,
+    help="Notes only: tsv (a header, then query_id, doc_id, annotator, grade, created_at, "
+    "source, event, note; a backslash doubled, controls such as tab and line breaks and "
+    "bidi marks written as visible escapes like \\x09) or jsonl. [default: tsv]",
+)
 @click.option(
     "--consensus",
     type=click.Choice(CONSENSUS_RULES),
@@ -289,14 +315,27 @@ def pool_command(workspace: str, runs: str | None, depth: int, name: str) -> Non
     "grade on an even count) or adjudicated. [default: the workspace's, latest]",
 )
 def export_command(
-    workspace: str, what: str, output: str, annotator: str | None, consensus: str | None
+    workspace: str,
+    what: str,
+    output: str,
+    annotator: str | None,
+    fmt: str | None,
+    consensus: str | None,
 ) -> None:
-    """Export WORKSPACE's judgments as TREC qrels (qid 0 docid grade, sorted).
+    """Export WORKSPACE's judgments as TREC qrels (qid 0 docid grade, sorted),
+    or the notes annotators left.
 
-    By default the consensus of all annotators; with --annotator, one
+    qrels: by default the consensus of all annotators; with --annotator, one
     annotator's current grades. Items only marked unsure are not judged.
+    notes: every note in the order it was written, with its item, annotator,
+    grade and time (--format tsv or jsonl).
     """
-    to_stdout = is_standard_output(output)  # the summary must not mix with the qrels
+    to_stdout = is_standard_output(output)  # the summary must not mix with the exported data
+    if what == "notes":
+        _export_notes(workspace, output, annotator, fmt or "tsv", consensus, to_stdout)
+        return
+    if fmt is not None:
+        raise click.UsageError("--format applies to notes only (qrels are TREC qrels)")
     with (
         workspaces.open_workspace(workspace) as ws,
         open_output(output, workspace=ws.path) as stream,
@@ -315,4 +354,26 @@ def export_command(
         click.echo(
             f"wrote {result.judgments:,} judgments over {result.queries:,} queries ({whose}) to "
             f"{literal(output)}; qrels digest {result.digest}"
+        )
+
+
+def _export_notes(
+    workspace: str,
+    output: str,
+    annotator: str | None,
+    fmt: str,
+    consensus: str | None,
+    to_stdout: bool,
+) -> None:
+    if consensus is not None:
+        raise click.UsageError("--consensus applies to qrels only")
+    with (
+        workspaces.open_workspace(workspace) as ws,
+        open_output(output, workspace=ws.path) as stream,
+    ):
+        result = notes.export_notes(ws, stream, fmt=fmt, annotator=annotator)
+    if not to_stdout:
+        click.echo(
+            f"wrote {result.notes:,} notes by {result.annotators:,} annotators ({fmt}) to "
+            f"{literal(output)}"
         )

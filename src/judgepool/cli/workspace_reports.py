@@ -1,6 +1,7 @@
 """The workspace commands that list what it holds: ``evaluations`` (stored
 scores, and whether each is still current), ``annotators`` (with their roles,
-which it can also set) and ``disagreements``.
+which it can also set) and ``disagreements`` (with counts, each grade's time
+and note, filtered by ``--unresolved`` and ``--min-gap``).
 
 Text from data (IDs, names) is printed through `judgepool.display.literal`.
 """
@@ -8,20 +9,23 @@ Text from data (IDs, names) is printed through `judgepool.display.literal`.
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from judgepool.cli import main
 from judgepool.cli.lazy import LazyModule
+from judgepool.cli.params import AsciiInteger
 from judgepool.display import literal
 
 # The services load SQLite and sqlite-utils: imported when a command runs.
 if TYPE_CHECKING:
-    from judgepool.services import consensus, evaluations, judging
+    from judgepool.services import disagreements as disagreement_list
+    from judgepool.services import evaluations, judging
     from judgepool.services import workspace as workspaces
+    from judgepool.services.disagreements import ListedDisagreement
 else:
-    consensus = LazyModule("judgepool.services.consensus")
+    disagreement_list = LazyModule("judgepool.services.disagreements")
     evaluations = LazyModule("judgepool.services.evaluations")
     judging = LazyModule("judgepool.services.judging")
     workspaces = LazyModule("judgepool.services.workspace")
@@ -120,6 +124,19 @@ def annotators_command(
 @main.command("disagreements")
 @click.argument("workspace")
 @click.option(
+    "--unresolved",
+    is_flag=True,
+    help="Only the disagreements no adjudicator has graded (left out under adjudicated).",
+)
+@click.option(
+    "--min-gap",
+    type=AsciiInteger(1, 2000),
+    default=1,
+    show_default=True,
+    metavar="G",
+    help="Only the items whose highest and lowest grades are at least G apart.",
+)
+@click.option(
     "--format",
     "fmt",
     type=click.Choice(["table", "json"]),
@@ -127,33 +144,68 @@ def annotators_command(
     show_default=True,
     help="table for people; json: one object per item per line.",
 )
-def disagreements_command(workspace: str, fmt: str) -> None:
-    """List the items whose annotators hold different grades, and how each
-    consensus rule resolves them ('-': left out under adjudicated)."""
+def disagreements_command(workspace: str, unresolved: bool, min_gap: int, fmt: str) -> None:
+    """List the items whose annotators hold different grades, unresolved first.
+
+    Each shows every grade with its annotator, time and note, and how each
+    consensus rule resolves it ('-': no adjudicator has graded it, so the
+    adjudicated rule leaves it out and scores say so). Mark adjudicators
+    with 'judgepool annotators WS --adjudicator NAME'.
+    """
     with workspaces.open_workspace(workspace) as ws:
-        items = consensus.disagreements(ws)
-    for item in items:
-        if fmt == "json":
-            click.echo(
-                json.dumps(
-                    {
-                        "query_id": item.query_id,
-                        "doc_id": item.doc_id,
-                        "grades": dict(item.grades),
-                        "adjudicators": list(item.adjudicators),
-                        "latest": item.latest,
-                        "median": item.median,
-                        "adjudicated": item.adjudicated,
-                    },
-                    sort_keys=True,
-                )
-            )
-            continue
-        grades = ", ".join(f"{literal(who)}={grade}" for who, grade in item.grades)
+        listing = disagreement_list.list_disagreements(
+            ws, unresolved_only=unresolved, min_gap=min_gap
+        )
+        path = str(ws.path)
+    if fmt == "json":
+        for found in listing.listed:
+            click.echo(json.dumps(_disagreement_dict(found), sort_keys=True))
+        return
+    if not listing.total:
+        click.echo("no disagreements")
+        return
+    filters = []
+    if unresolved:
+        filters.append("unresolved only")
+    if min_gap > 1:
+        filters.append(f"grades at least {min_gap} apart")
+    shown = f"; {len(listing.listed):,} shown ({', '.join(filters)})" if filters else ""
+    click.echo(
+        f"disagreements in {literal(path)}: {listing.total:,} items, "
+        f"{listing.unresolved:,} unresolved (no adjudicator's grade){shown}"
+    )
+    for found in listing.listed:
+        item = found.item
         adjudicated = "-" if item.adjudicated is None else str(item.adjudicated)
+        state = "resolved" if found.resolved else "unresolved"
         click.echo(
-            f"{literal(item.query_id)}\t{literal(item.doc_id)}\t{grades}\t"
+            f"{literal(item.query_id)}\t{literal(item.doc_id)}\t{state}\tgap {found.gap}\t"
             f"latest={item.latest} median={item.median} adjudicated={adjudicated}"
         )
-    if fmt == "table" and not items:
-        click.echo("no disagreements")
+        for detail in found.details:
+            note = "" if detail.note is None else f"  note: {literal(detail.note)}"
+            click.echo(f"  {literal(detail.annotator)}={detail.grade}  {detail.graded_at}{note}")
+
+
+def _disagreement_dict(found: ListedDisagreement) -> dict[str, Any]:
+    item = found.item
+    return {
+        "query_id": item.query_id,
+        "doc_id": item.doc_id,
+        "grades": dict(item.grades),
+        "adjudicators": list(item.adjudicators),
+        "latest": item.latest,
+        "median": item.median,
+        "adjudicated": item.adjudicated,
+        "resolved": found.resolved,
+        "gap": found.gap,
+        "details": [
+            {
+                "annotator": detail.annotator,
+                "grade": detail.grade,
+                "time": detail.graded_at,
+                "note": detail.note,
+            }
+            for detail in found.details
+        ],
+    }

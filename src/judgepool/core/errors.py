@@ -8,7 +8,7 @@ code 1). `ContractError` is an invalid parameter (exit code 2).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 
@@ -90,17 +90,49 @@ class DuplicatesRejected(PolicyError):
 
 
 class UnjudgedRejected(PolicyError):
-    """``unjudged=reject`` and the top k holds documents without judgments."""
+    """``unjudged=reject`` and the top k holds documents without judgments.
 
-    def __init__(self, entries: Sequence[UnjudgedEntry], source: str | None = None) -> None:
+    ``left_out`` names the documents that are not unjudged but were left out of
+    the judged universe by its consensus rule (an unresolved disagreement under
+    ``adjudicated``): they are listed as such, so the way out is named."""
+
+    def __init__(
+        self,
+        entries: Sequence[UnjudgedEntry],
+        source: str | None = None,
+        left_out: Mapping[tuple[str, str], str] | None = None,
+    ) -> None:
         self.entries = tuple(entries)
+        self.source = source
+        self.left_out = dict(left_out or {})
+
+        def why(e: UnjudgedEntry) -> str:
+            reason = self.left_out.get((e.query_id, e.doc_id))
+            return "" if reason is None else f": {reason}"
+
         shown = "\n".join(
-            f"  query {e.query_id!r} doc {e.doc_id!r} at rank {e.rank}" for e in self.entries[:20]
+            f"  query {e.query_id!r} doc {e.doc_id!r} at rank {e.rank}{why(e)}"
+            for e in self.entries[:20]
         )
         more = f"\n  … and {len(self.entries) - 20} more" if len(self.entries) > 20 else ""
         prefix = f"{source}: " if source else ""
+        disputed = sum(1 for e in self.entries if (e.query_id, e.doc_id) in self.left_out)
+        if not disputed:
+            super().__init__(
+                f"{prefix}{len(self.entries)} unjudged document(s) in the top k:\n{shown}{more}\n"
+                "Choose a policy: --unjudged zero (gain 0 at its position, as trec_eval), "
+                "--unjudged condense (remove it, as trec_eval -J), or judge these documents."
+            )
+            return
         super().__init__(
-            f"{prefix}{len(self.entries)} unjudged document(s) in the top k:\n{shown}{more}\n"
-            "Choose a policy: --unjudged zero (gain 0 at its position, as trec_eval), "
-            "--unjudged condense (remove it, as trec_eval -J), or judge these documents."
+            f"{prefix}{len(self.entries)} document(s) in the top k without a judgment: "
+            f"{len(self.entries) - disputed} unjudged, {disputed} left out by the consensus "
+            f"rule:\n{shown}{more}\n"
+            "Adjudicate the disagreements (judgepool disagreements WS --unresolved; an "
+            "adjudicator's grade settles each), choose another --consensus (latest, median), "
+            "or a policy: --unjudged zero or --unjudged condense."
         )
+
+    def explained(self, left_out: Mapping[tuple[str, str], str]) -> UnjudgedRejected:
+        """The same refusal, naming the documents in ``left_out`` with their reason."""
+        return UnjudgedRejected(self.entries, self.source, left_out)

@@ -7,6 +7,9 @@
   stored); `evaluations`: store scores and say whether they are current;
 - `review`: what the app's audit and scores screens show; `app_queries` and
   `text_parts`: what its grade screen reads;
+- grading as a team: `assignments` (assign, progress), `agreement`,
+  `disagreements` (with notes and filters), `undo` (the command line's),
+  `notes` (export), `settings` (blind grading);
 - `entry_checks` and `closest`: the checks every use case applies to what a user
   gives; `demo`: the demo workspace.
 

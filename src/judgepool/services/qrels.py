@@ -21,7 +21,12 @@ from judgepool.core.progress import LinesCallback
 from judgepool.core.tokens import name_problem
 from judgepool.display import literal, quoted
 from judgepool.formats.trec import qrels_digest, read_qrels_rows
-from judgepool.services.entry_checks import check_annotator_name, check_known_annotator
+from judgepool.services.entry_checks import (
+    MODEL_PREFIX,
+    check_annotator_name,
+    check_known_annotator,
+    check_user_source,
+)
 from judgepool.store import ledger
 from judgepool.store.ledger_import import append_grades
 from judgepool.store.open_files import refuse_workspace_file
@@ -67,8 +72,12 @@ def import_qrels(
     annotator: str | None = None,
     replace: bool = False,
     on_progress: LinesCallback | None = None,
+    source: str | None = None,
 ) -> QrelsImport:
-    """Import a qrels file as judgment events with source ``import:<file name>``.
+    """Import a qrels file as judgment events with source ``import:<file name>``,
+    or ``model:NAME`` when ``source`` says the grades are a model's (labels of
+    an LLM judge: agreement then compares them with people's, and never counts
+    them as a person's).
 
     The annotator defaults to the source itself, so the file counts as one
     annotator beside the people who grade. An item the annotator already holds
@@ -77,7 +86,16 @@ def import_qrels(
     with ``replace`` they are withdrawn (a withdrawal event each), so the
     annotator then holds exactly the file. An empty file is refused.
     """
-    source = import_source(path)
+    file_source = import_source(path)
+    if source is None:
+        source = file_source
+    elif not source.startswith(MODEL_PREFIX):
+        raise InputError(
+            f"an imported file's source is import:FILE-NAME (the default) or model:NAME, "
+            f"not {quoted(source)}"
+        )
+    else:
+        check_user_source(source)
     if annotator is not None:
         check_annotator_name(annotator)
     who = annotator if annotator is not None else source

@@ -1,0 +1,151 @@
+"""``judgepool agreement``: how far a workspace's annotators agree, per pair
+(raw agreement, Cohen's κ plain, linear and quadratic) and all together
+(Fleiss' κ, Krippendorff's α ordinal and interval), and per query.
+
+Names are printed through `judgepool.display.literal`; an undefined value
+shows as ``-`` with its reason below the table (null and ``reasons`` in JSON).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING
+
+import click
+
+from judgepool.cli import main
+from judgepool.cli.lazy import LazyModule
+from judgepool.cli.params import name_list
+from judgepool.core.agreement import MIN_ITEMS, TOO_FEW, Agreement, Measured
+from judgepool.display import literal
+
+if TYPE_CHECKING:
+    from judgepool.services import agreement as agreements
+    from judgepool.services import workspace as workspaces
+else:
+    agreements = LazyModule("judgepool.services.agreement")
+    workspaces = LazyModule("judgepool.services.workspace")
+
+_HEAD = ("items", "raw", "κ", "κ linear", "κ quadratic")
+
+
+def _value(measured: Measured) -> str:
+    return "-" if measured.value is None else f"{measured.value:.3f}"
+
+
+def _rows(found: Agreement, query_id: str | None) -> tuple[list[list[str]], str, list[str]]:
+    """One agreement's pair rows, its line for all annotators, and the reasons
+    for its undefined values."""
+    lead = [] if query_id is None else [literal(query_id)]
+    rows: list[list[str]] = []
+    reasons: list[str] = []
+    where = "" if query_id is None else f"query {literal(query_id)}, "
+    for pair in found.pairs:
+        label = f"{literal(pair.a)} – {literal(pair.b)}"
+        measures = (pair.raw_agreement, pair.cohen_kappa, pair.kappa_linear, pair.kappa_quadratic)
+        rows.append([*lead, label, str(pair.items), *(_value(m) for m in measures)])
+        shown = {m.reason for m in measures if m.reason is not None}
+        reasons += [f"{where}{label}: {reason}" for reason in sorted(shown)]
+    overall = found.overall
+    line = (
+        f"{where}all {len(overall.annotators)}: Fleiss' κ {_value(overall.fleiss_kappa)} over "
+        f"{overall.fleiss_items:,} items graded by every one; Krippendorff's α ordinal "
+        f"{_value(overall.alpha_ordinal)}, interval {_value(overall.alpha_interval)} over "
+        f"{overall.items:,} items graded by two or more"
+    )
+    for name, measured in (
+        ("Fleiss' κ", overall.fleiss_kappa),
+        ("α ordinal", overall.alpha_ordinal),
+        ("α interval", overall.alpha_interval),
+    ):
+        if measured.reason is not None:
+            reasons.append(f"{where}{name}: {measured.reason}")
+    return rows, line, reasons
+
+
+def _echo_table(head: list[str], rows: list[list[str]]) -> None:
+    widths = [max(len(row[i]) for row in [head, *rows]) for i in range(len(head))]
+    for row in [head, *rows]:
+        click.echo("  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip())
+
+
+@main.command("agreement")
+@click.argument("workspace")
+@click.option(
+    "--annotators",
+    default=None,
+    metavar="A,B,...",
+    help="Only these annotators (at least two), e.g. 'alice,bob,model:gpt'. "
+    "[default: every annotator with a current grade]",
+)
+@click.option(
+    "--by",
+    type=click.Choice(["query"]),
+    default=None,
+    help=f"query: also per query, where a value needs {MIN_ITEMS} items or more.",
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["table", "json"]),
+    default="table",
+    show_default=True,
+    help="table for people; json: one object with pairs, overall (and per_query).",
+)
+def agreement_command(workspace: str, annotators: str | None, by: str | None, fmt: str) -> None:
+    """How far WORKSPACE's annotators agree on the items they both (or all) graded.
+
+    \b
+    Per pair of annotators, over the items both graded: raw agreement and
+    Cohen's κ, plain, linear- and quadratic-weighted (on the grade values).
+    All together: Fleiss' κ over the items every annotator graded, and
+    Krippendorff's α (ordinal, interval) over the items two or more graded.
+
+    Each annotator's latest grade counts; unsure is not a grade. A model's
+    grades (source model:NAME) count as the annotator model:NAME, never as a
+    person. A value that is undefined on the data (no shared item, a single
+    grade throughout) is '-' with the reason (null in JSON, never NaN).
+    """
+    wanted = name_list(annotators, "--annotators") if annotators is not None else None
+    with workspaces.open_workspace(workspace) as ws:
+        report = agreements.workspace_agreement(ws, annotators=wanted, by_query=by == "query")
+        path = str(ws.path)
+    if fmt == "json":
+        click.echo(json.dumps(report.to_dict(), ensure_ascii=False))
+        return
+    names = ", ".join(literal(name) for name in report.raters)
+    click.echo(
+        f"agreement in {literal(path)}: {len(report.raters)} annotators ({names}); "
+        "the latest grade of each, unsure is not a grade"
+    )
+    rows, line, reasons = _rows(report.overall, None)
+    _echo_table(["pair", *_HEAD], rows)
+    click.echo(line)
+    if report.per_query is not None:
+        click.echo("")
+        click.echo(
+            f"per query (a value needs {report.minimum_per_query} items or more: on fewer, "
+            "κ's standard error is 0.2 or more)"
+        )
+        all_rows: list[list[str]] = []
+        lines: list[str] = []
+        for query_id, found in report.per_query:
+            more_rows, more_line, more_reasons = _rows(found, query_id)
+            all_rows += more_rows
+            lines.append(more_line)
+            reasons += more_reasons
+        _echo_table(["query", "pair", *_HEAD], all_rows)
+        for more_line in lines:
+            click.echo(more_line)
+    few = [reason for reason in reasons if reason.endswith(TOO_FEW)]
+    listed = [reason for reason in reasons if not reason.endswith(TOO_FEW)]
+    if few or listed:
+        click.echo("")
+        click.echo("undefined ('-'):")
+    if few:
+        click.echo(
+            f"  per query, {len(few):,} pair(s) or group value(s): fewer than "
+            f"{report.minimum_per_query} items shared (--format json gives each reason)"
+        )
+    for reason in listed:
+        click.echo(f"  {reason}")

@@ -1,0 +1,224 @@
+"""The commands of grading as a team: ``assign`` (personal queues),
+``progress`` (per annotator), ``undo`` (take back an annotator's latest grade)
+and ``settings`` (blind grading).
+
+Each opens the workspace, calls one use case of `judgepool.services` and
+prints a short report; names and IDs are printed through
+`judgepool.display.literal`.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import click
+
+from judgepool.cli import main
+from judgepool.cli.lazy import LazyModule
+from judgepool.cli.params import AsciiInteger, name_list
+from judgepool.display import literal
+
+if TYPE_CHECKING:
+    from judgepool.services import assignments, settings, undo
+    from judgepool.services import workspace as workspaces
+else:
+    assignments = LazyModule("judgepool.services.assignments")
+    settings = LazyModule("judgepool.services.settings")
+    undo = LazyModule("judgepool.services.undo")
+    workspaces = LazyModule("judgepool.services.workspace")
+
+_MAX_SEED = 2**63 - 1
+
+
+@main.command("assign")
+@click.argument("workspace")
+@click.option(
+    "--annotators",
+    required=True,
+    metavar="A,B,...",
+    help="Who grades: names separated by commas, e.g. 'alice,bob,carol'.",
+)
+@click.option(
+    "--overlap",
+    type=AsciiInteger(1, 1000),
+    required=True,
+    help="How many annotators each item (or query) gets; at most the number of annotators.",
+)
+@click.option(
+    "--by",
+    type=click.Choice(["item", "query"]),
+    default="item",
+    show_default=True,
+    help="item: balance pooled documents one by one; query: give each query's pooled "
+    "documents whole to the same annotators, balancing the number of queries.",
+)
+@click.option(
+    "--queries",
+    "queries_file",
+    default=None,
+    metavar="FILE",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Only these queries: one query ID per line (a queries TSV works: its first column).",
+)
+@click.option(
+    "--per-annotator",
+    type=AsciiInteger(1, 10**9),
+    default=None,
+    metavar="N",
+    help="At most N items (or queries, with --by query) per annotator; what does not fit "
+    "is left unassigned and counted. [default: no limit]",
+)
+@click.option(
+    "--seed",
+    type=AsciiInteger(0, _MAX_SEED),
+    default=0,
+    show_default=True,
+    help="The random order's seed: the same seed and inputs give the same assignment.",
+)
+def assign_command(
+    workspace: str,
+    annotators: str,
+    overlap: int,
+    by: str,
+    queries_file: Path | None,
+    per_annotator: int | None,
+    seed: int,
+) -> None:
+    """Assign WORKSPACE's pooled documents to annotators, each to --overlap of them.
+
+    Loads are balanced (they differ by at most one item, or one query with
+    --by query) and pairs of annotators share items evenly, so agreement can
+    be measured on every pair. The assignment becomes each annotator's queue
+    in the app and the base of 'judgepool progress'; assigning again replaces
+    it (the old one is kept in the workspace, and named).
+    """
+    with workspaces.open_workspace(workspace, to_write=True) as ws:
+        done = assignments.assign(
+            ws,
+            annotators=name_list(annotators, "--annotators"),
+            overlap=overlap,
+            by="query" if by == "query" else "item",
+            queries_file=queries_file,
+            per_annotator=per_annotator,
+            seed=seed,
+        )
+    if done.replaced is not None:
+        click.echo(f"replaces {literal(assignments.describe_assignment(done.replaced))}")
+    click.echo(f"stored {literal(assignments.describe_assignment(done.assignment))}")
+    unit = "queries" if by == "query" else "items"
+    loads = ", ".join(f"{literal(name)} {count:,}" for name, count in done.loads.items())
+    click.echo(
+        f"{done.units:,} {unit} with {overlap} annotators each; {unit} per annotator: {loads}"
+    )
+    if done.left_out:
+        click.echo(f"{done.left_out:,} {unit} left unassigned (--per-annotator {per_annotator})")
+
+
+def _duration(seconds: float) -> str:
+    whole = round(seconds)
+    return f"{whole // 3600}:{whole % 3600 // 60:02d}:{whole % 60:02d}"
+
+
+@main.command("progress")
+@click.argument("workspace")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["table", "json"]),
+    default="table",
+    show_default=True,
+    help="table for people; json: a list of {annotator, assigned, graded, unsure, "
+    "remaining, seconds, per_hour}.",
+)
+def progress_command(workspace: str, fmt: str) -> None:
+    """Per annotator of WORKSPACE: assigned, graded, unsure, remaining, time, rate.
+
+    \b
+    assigned   items of the current assignment (judgepool assign)
+    graded     items they currently hold a grade of (anywhere)
+    unsure     items they marked unsure
+    remaining  assigned items they hold no grade of (unsure ones included)
+    time       the time the app recorded while each document was shown
+               before it was graded; command-line and imported grades
+               record none
+    per hour   timed grades per hour of that time
+    """
+    with workspaces.open_workspace(workspace) as ws:
+        rows = assignments.progress(ws)
+        current = assignments.current_assignment(ws)
+    if fmt == "json":
+        click.echo(json.dumps([row.to_dict() for row in rows], ensure_ascii=False))
+        return
+    if current is None:
+        click.echo("no assignment yet (judgepool assign): nothing is assigned or remaining")
+    else:
+        click.echo(f"against {literal(assignments.describe_assignment(current))}")
+    if not rows:
+        click.echo("no annotators yet")
+        return
+    head = ["annotator", "assigned", "graded", "unsure", "remaining", "time", "per hour"]
+    table = [
+        [
+            literal(row.annotator),
+            f"{row.assigned:,}",
+            f"{row.graded:,}",
+            f"{row.unsure:,}",
+            f"{row.remaining:,}",
+            _duration(row.seconds),
+            "-" if row.per_hour is None else f"{row.per_hour:.1f}",
+        ]
+        for row in rows
+    ]
+    widths = [max(len(line[i]) for line in [head, *table]) for i in range(len(head))]
+    for line in [head, *table]:
+        rest = zip(line[1:], widths[1:], strict=True)
+        cells = [line[0].ljust(widths[0]), *(cell.rjust(width) for cell, width in rest)]
+        click.echo("  ".join(cells))
+
+
+@main.command("undo")
+@click.argument("workspace")
+@click.option(
+    "--annotator",
+    required=True,
+    help="Whose latest grade to take back; run again to go further back.",
+)
+def undo_command(workspace: str, annotator: str) -> None:
+    """Take back an annotator's latest grade in WORKSPACE, as the app's undo does.
+
+    An event is appended that restores what they held before (an earlier
+    grade, unsure, or nothing); the ledger keeps the grade taken back.
+    """
+    with workspaces.open_workspace(workspace, to_write=True) as ws:
+        taken, event = undo.undo_last_grade(ws, annotator)
+    was = "unsure" if taken.unsure else str(taken.grade)
+    now = "unsure" if event.unsure else "no judgment" if event.grade is None else str(event.grade)
+    click.echo(
+        f"{literal(annotator)}: took back {was} on query {literal(taken.query_id)} doc "
+        f"{literal(taken.doc_id)} (event {taken.id}, {taken.created_at}); now {now} "
+        f"[event {event.id}]"
+    )
+
+
+@main.command("settings")
+@click.argument("workspace")
+@click.option(
+    "--blind",
+    type=click.Choice(["on", "off"]),
+    default=None,
+    help="on: annotators grading never see another's grade or note, nor a run, rank or "
+    "score (the default); off: open grading. Adjudicators always see everything.",
+)
+def settings_command(workspace: str, blind: str | None) -> None:
+    """Show WORKSPACE's settings; --blind changes whether grading is blind."""
+    with workspaces.open_workspace(workspace, to_write=blind is not None) as ws:
+        if blind is not None:
+            settings.set_blind_grading(ws, blind == "on")
+        shown = settings.workspace_settings(ws)
+    click.echo(f"blind grading: {'on' if shown['blind'] else 'off'}")
+    labels = ", ".join(f"{grade} {literal(label)}" for grade, label in shown["labels"].items())
+    click.echo(f"scale: {shown['scale']} ({labels})")
+    click.echo(f"consensus: {shown['consensus']}")
+    click.echo(f"contract: {literal(shown['contract'])}")

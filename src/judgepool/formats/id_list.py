@@ -1,0 +1,45 @@
+"""A file listing query IDs, one per line (``assign --queries FILE``).
+
+A line holds an ID; when it has a tab, the ID is its first field, so a
+queries TSV (``id<TAB>text``) serves as it is. Blank lines are skipped. The
+IDs follow `judgepool.core.tokens` (a line starting with ``#`` is a comment,
+as in TREC files); a bad line is refused naming file and line.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from judgepool.core.errors import InputError
+from judgepool.display import quoted
+from judgepool.formats.ids import id_error
+from judgepool.formats.source import read_bytes, strip_bom
+
+
+def read_id_list(path: str | Path) -> list[tuple[int, str]]:
+    """(line number, ID) of every ID line, in file order; a repeated ID is refused."""
+    data = strip_bom(read_bytes(path))
+    found: list[tuple[int, str]] = []
+    seen: dict[str, int] = {}
+    for number, raw in enumerate(data.split(b"\n"), start=1):
+        try:
+            line = raw.decode("utf-8").removesuffix("\r")
+        except UnicodeDecodeError:
+            raise InputError("is not UTF-8 text", str(path), number) from None
+        if not line.strip() or line.startswith("#"):
+            continue
+        text = line.split("\t", 1)[0]
+        problem = id_error("query", text)
+        if problem is not None:
+            raise InputError(problem, str(path), number)
+        if text in seen:
+            raise InputError(
+                f"query {quoted(text)} is listed again (first on line {seen[text]})",
+                str(path),
+                number,
+            )
+        seen[text] = number
+        found.append((number, text))
+    if not found:
+        raise InputError("lists no query ID", str(path))
+    return found

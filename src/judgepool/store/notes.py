@@ -1,0 +1,69 @@
+"""Notes in the ledger: every note annotators left (``export notes``), and the
+time and latest note behind each annotator's current grade of an item (the
+``disagreements`` listing)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from judgepool.store.workspace import Workspace
+
+
+@dataclass(frozen=True)
+class Note:
+    """A note as recorded, with the event it came with."""
+
+    event_id: int
+    query_id: str
+    doc_id: str
+    annotator: str
+    created_at: str
+    grade: int | None
+    unsure: bool
+    source: str
+    note: str
+
+
+def notes(ws: Workspace, *, annotator: str | None = None) -> list[Note]:
+    """Every event with a note, in ledger order (of one annotator, if given)."""
+    where = "note IS NOT NULL" + (" AND annotator = ?" if annotator is not None else "")
+    params = (annotator,) if annotator is not None else ()
+    return [
+        Note(int(i), q, d, a, t, g, bool(u), s, n)
+        for i, q, d, a, t, g, u, s, n in ws.conn.execute(
+            "SELECT id, query_id, doc_id, annotator, created_at, grade, unsure, source, note "
+            f"FROM judgment_events WHERE {where} ORDER BY id",
+            params,
+        )
+    ]
+
+
+@dataclass(frozen=True)
+class GradeDetail:
+    """An annotator's current grade of an item: when it was given, and the
+    latest note they left on the item (None: no note)."""
+
+    annotator: str
+    grade: int
+    graded_at: str
+    note: str | None
+
+
+def grade_details(ws: Workspace, query_id: str, doc_id: str) -> list[GradeDetail]:
+    """Each annotator's current grade of the item with its time and latest note,
+    in the order the grades were given."""
+    latest_note: dict[str, str] = {}
+    for who, note in ws.conn.execute(
+        "SELECT annotator, note FROM judgment_events "
+        "WHERE query_id = ? AND doc_id = ? AND note IS NOT NULL ORDER BY id",
+        (query_id, doc_id),
+    ):
+        latest_note[who] = note
+    return [
+        GradeDetail(who, grade, when, latest_note.get(who))
+        for who, grade, when in ws.conn.execute(
+            "SELECT annotator, grade, updated_at FROM current_judgments "
+            "WHERE query_id = ? AND doc_id = ? AND grade IS NOT NULL ORDER BY event_id",
+            (query_id, doc_id),
+        )
+    ]
