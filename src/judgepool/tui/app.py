@@ -20,7 +20,9 @@ it through the protocols of `judgepool.tui.hosts` and never import this module:
 - Screens are installed by name: ``"grade"`` at start, ``"help"``,
   ``"audit"`` and ``"scores"`` through Textual's ``SCREENS``, created when
   first shown; the audit and scores modules are imported only then, which
-  keeps them out of start-up. Keys ``g`` ``a`` ``s`` switch to them, ``?``
+  keeps them out of start-up; likewise ``"adjudicate"`` (key ``D``, only for
+  an annotator marked adjudicator; anyone else is told why) and
+  ``"agreement"`` (key ``K``). Keys ``g`` ``a`` ``s`` switch to them, ``?``
   opens help, ``q`` quits, ``ctrl+p`` opens the command palette, which lists
   the app's actions and every action bound on the current screen.
 - ``app.queue_for_grading(query_id, doc_id)`` switches to the grade screen and
@@ -53,7 +55,7 @@ from textual.screen import ModalScreen, Screen
 from textual.signal import Signal
 
 from judgepool.core.contract import Contract
-from judgepool.services import app_queries, judging
+from judgepool.services import adjudication, app_queries, judging
 from judgepool.services.workspace import Workspace, WorkspaceReadOnly, open_workspace
 from judgepool.tui.grading import GradingSession, read_session
 from judgepool.tui.messages import GradeSaved
@@ -76,6 +78,18 @@ def _audit_screen() -> Screen[None]:
     return AuditScreen()
 
 
+def _adjudicate_screen() -> Screen[None]:
+    from judgepool.tui.screens.adjudicate import AdjudicateScreen
+
+    return AdjudicateScreen()
+
+
+def _agreement_screen() -> Screen[None]:
+    from judgepool.tui.screens.agreement import AgreementScreen
+
+    return AgreementScreen()
+
+
 def _scores_screen() -> Screen[None]:
     from judgepool.tui.screens.scores import ScoresScreen
 
@@ -93,6 +107,8 @@ class JudgepoolApp(App[None]):
         "help": HelpScreen,
         "audit": _audit_screen,
         "scores": _scores_screen,
+        "adjudicate": _adjudicate_screen,
+        "agreement": _agreement_screen,
     }
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -108,6 +124,21 @@ class JudgepoolApp(App[None]):
             "screens",
             group=_SCREENS,
             tooltip="Show the scores screen",
+        ),
+        # not in the footer, which keeps room for help and quit at 80 columns
+        Binding(
+            "D",
+            "adjudicate",
+            "adjudicate",
+            show=False,
+            tooltip="Adjudicate: settle the disagreements (adjudicators only)",
+        ),
+        Binding(
+            "K",
+            "show_screen('agreement')",
+            "agreement",
+            show=False,
+            tooltip="Agreement between annotators (κ per pair, Fleiss' κ, Krippendorff's α)",
         ),
         Binding("question_mark", "help", "help", key_display="?", tooltip="List every key"),
         Binding("q", "quit", "quit", tooltip="Quit judgepool (every grade is already saved)"),
@@ -180,6 +211,19 @@ class JudgepoolApp(App[None]):
         if self.screen is not screen:
             self.switch_screen(screen)
 
+    def action_adjudicate(self) -> None:
+        """Open the adjudication screen; anyone not an adjudicator is told why."""
+        if not adjudication.is_adjudicator(self.ws, self.annotator):
+            self.notify(
+                adjudication.refusal(self.annotator),
+                title="Adjudication is for adjudicators",
+                severity="warning",
+                timeout=15,
+                markup=False,
+            )
+            return
+        self.action_show_screen("adjudicate")
+
     def action_help(self) -> None:
         """Open the list of keys (the help screen closes itself)."""
         if not isinstance(self.screen, HelpScreen):
@@ -213,6 +257,14 @@ class JudgepoolApp(App[None]):
                 f"Show the {name} screen (key {name[0]})",
                 partial(self.action_show_screen, name),
             )
+        yield SystemCommand(
+            "Adjudicate", "Settle the disagreements (key D)", self.action_adjudicate
+        )
+        yield SystemCommand(
+            "Agreement screen",
+            "Agreement between annotators (key K)",
+            partial(self.action_show_screen, "agreement"),
+        )
         yield SystemCommand("Help: keys", "List every key (key ?)", self.action_help)
         yield from _binding_commands(self, screen)
         yield from super().get_system_commands(screen)

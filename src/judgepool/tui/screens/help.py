@@ -21,7 +21,7 @@ from textual.widgets import Static
 from judgepool.core.contract import Scale
 from judgepool.tui.hosts import grading_host
 
-_GRADE_ACTION: Final = re.compile(r"grade\((-?\d+)\)")
+_GRADE_ACTION: Final = re.compile(r"(?:grade|settle)\((-?\d+)\)")
 _KEY_NAMES: Final = {
     "question_mark": "?",
     "right_square_bracket": "]",
@@ -70,6 +70,8 @@ def screen_bindings() -> list[tuple[str, list[BindingType]]]:
     # start, and the audit and scores screens are imported when first needed.
     from judgepool.tui.dialogs.side_by_side import SideBySideScreen
     from judgepool.tui.dialogs.verdicts import VerdictsScreen
+    from judgepool.tui.screens.adjudicate import AdjudicateScreen
+    from judgepool.tui.screens.agreement import AgreementScreen
     from judgepool.tui.screens.audit import AuditScreen
     from judgepool.tui.screens.grade import GradeScreen
     from judgepool.tui.screens.review import ReviewScreen
@@ -82,6 +84,8 @@ def screen_bindings() -> list[tuple[str, list[BindingType]]]:
         ("Scores screen", [*ReviewScreen.BINDINGS, *ScoresScreen.BINDINGS]),
         ("Runs pair by pair (p)", _own(VerdictsScreen.BINDINGS)),
         ("A query side by side (o in the pairs)", _own(SideBySideScreen.BINDINGS)),
+        ("Adjudicate screen (D, adjudicators only)", AdjudicateScreen.BINDINGS),
+        ("Agreement screen (K)", AgreementScreen.BINDINGS),
     ]
 
 
@@ -105,6 +109,8 @@ def help_text(app_bindings: Iterable[BindingType], scale: Scale) -> Text:
     ]
     for title, bindings in screen_bindings():
         grade_help = GRADE_AND_GO if title == "Grade screen" else "grade the document here"
+        if title.startswith("Adjudicate"):
+            grade_help = "settle the highlighted disagreement with that grade"
         sections.append((title, key_rows(bindings, scale, grade_help)))
     width = max(len(keys) for _, rows in sections for keys, _ in rows) + 3
     text = Text()
