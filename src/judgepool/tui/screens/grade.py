@@ -47,6 +47,7 @@ from judgepool.tui.dialogs.note import NoteDialog
 from judgepool.tui.grading import GradingSession
 from judgepool.tui.hosts import GradingHost, grading_host
 from judgepool.tui.screens.grade_keys import GRADE_BINDINGS
+from judgepool.tui.screens.grade_reading import RawTextToggle
 from judgepool.tui.widgets.grading_panels import (
     DocumentView,
     GradeScale,
@@ -64,7 +65,7 @@ NOTHING_TO_GRADE: Final = (
 )
 
 
-class GradeScreen(Screen[None]):
+class GradeScreen(RawTextToggle, Screen[None]):
     """Grade pooled documents, one keystroke each."""
 
     BINDINGS: ClassVar[list[BindingType]] = GRADE_BINDINGS

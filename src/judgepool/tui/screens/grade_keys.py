@@ -31,6 +31,13 @@ GRADE_BINDINGS: Final[list[BindingType]] = [
     Binding("u", "unsure", "unsure", tooltip="Unsure: defer this document without a grade"),
     Binding("z", "undo", "undo", tooltip="Undo the last judgment of this session"),
     Binding("e", "note", "note", tooltip="Add a note to the current judgment"),
+    Binding(
+        "r",
+        "raw_text",
+        "raw",
+        show=False,
+        tooltip="Show the text raw, as stored, or repaired for reading (mojibake fixed)",
+    ),
     Binding("n", "next_unjudged", "unjudged", tooltip="Jump to the next unjudged document"),
     Binding(
         "t",
