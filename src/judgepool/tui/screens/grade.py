@@ -48,6 +48,7 @@ from judgepool.tui.grading import GradingSession
 from judgepool.tui.hosts import GradingHost, grading_host
 from judgepool.tui.screens.grade_keys import GRADE_BINDINGS
 from judgepool.tui.screens.grade_reading import RawTextToggle
+from judgepool.tui.screens.grade_search import SearchAndJudge
 from judgepool.tui.widgets.grading_panels import (
     DocumentView,
     GradeScale,
@@ -65,7 +66,7 @@ NOTHING_TO_GRADE: Final = (
 )
 
 
-class GradeScreen(RawTextToggle, Screen[None]):
+class GradeScreen(RawTextToggle, SearchAndJudge, Screen[None]):
     """Grade pooled documents, one keystroke each."""
 
     BINDINGS: ClassVar[list[BindingType]] = GRADE_BINDINGS

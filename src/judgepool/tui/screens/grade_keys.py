@@ -38,6 +38,13 @@ GRADE_BINDINGS: Final[list[BindingType]] = [
         show=False,
         tooltip="Show the text raw, as stored, or repaired for reading (mojibake fixed)",
     ),
+    Binding(
+        "f",
+        "search",
+        "find",
+        show=False,
+        tooltip="Find documents by full-text search (the query's words or yours) and grade them",
+    ),
     Binding("n", "next_unjudged", "unjudged", tooltip="Jump to the next unjudged document"),
     Binding(
         "t",

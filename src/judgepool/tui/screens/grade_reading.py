@@ -8,19 +8,20 @@ literally either way.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from textual.screen import Screen
 
 from judgepool.tui.widgets.grading_panels import DocumentView, QueryPanel
 
+if TYPE_CHECKING:
+    from judgepool.tui.screens.grade_parts import GradeScreenParts
+
 
 class RawTextToggle(Screen[None]):
-    """The raw-text key of a screen with ``#grade-document`` and ``#grade-query``;
-    the screen redraws them in its ``_show``."""
+    """The raw-text key of the grade screen."""
 
-    def _show(self) -> None:
-        raise NotImplementedError  # the grade screen's
-
-    def action_raw_text(self) -> None:
+    def action_raw_text(self: GradeScreenParts) -> None:
         """Show the query and document as stored, or repaired for reading."""
         document = self.query_one("#grade-document", DocumentView)
         document.raw = not document.raw
