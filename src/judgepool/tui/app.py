@@ -28,6 +28,8 @@ it through the protocols of `judgepool.tui.hosts` and never import this module:
 - ``app.queue_for_grading(query_id, doc_id)`` switches to the grade screen and
   shows that document at once (the audit's "judge the holes"); after it is
   graded, grading returns to where the annotator was.
+  ``app.queue_holes(holes)`` does the same for a run's holes in order: after
+  each is judged the next comes (`judgepool.tui.screens.grade_holes`).
 - ``app.judge_document(query_id, doc_id, grade)`` grades a document from
   another screen than the grade screen (the comparison's side-by-side lists):
   written as the grade screen writes, taken into its plan, announced.
@@ -42,7 +44,7 @@ it through the protocols of `judgepool.tui.hosts` and never import this module:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from functools import partial
 from pathlib import Path
 from typing import Any, ClassVar, Final
@@ -233,6 +235,12 @@ class JudgepoolApp(App[None]):
         """Show ``doc_id`` of ``query_id`` on the grade screen now."""
         self.action_show_screen("grade")
         self.get_screen("grade", GradeScreen).queue_document(query_id, doc_id)
+
+    def queue_holes(self, holes: Sequence[tuple[str, str]]) -> None:
+        """Show the first of ``holes`` on the grade screen now; after each is
+        judged the next comes (the audit-to-grading loop)."""
+        self.action_show_screen("grade")
+        self.get_screen("grade", GradeScreen).queue_holes(holes)
 
     def judge_document(self, query_id: str, doc_id: str, grade: int) -> int | None:
         """Grade a document from a screen other than the grade screen; the grade

@@ -26,6 +26,7 @@ from judgepool.core.errors import JudgepoolError
 from judgepool.services.adjudication import adjudicate, adjudication_queue
 from judgepool.services.disagreements import ListedDisagreement
 from judgepool.services.workspace import StorageError
+from judgepool.tui.footer_keys import HELP_AND_QUIT
 from judgepool.tui.hosts import grading_host
 from judgepool.tui.widgets.highlight import literal_text
 
@@ -33,6 +34,7 @@ _GRADE: Final = Binding.Group("settle", compact=True)
 _GAP: Final = Binding.Group("gap", compact=True)
 
 ADJUDICATE_BINDINGS: Final[list[BindingType]] = [
+    *HELP_AND_QUIT,
     *(
         Binding(
             str(digit),

@@ -22,11 +22,13 @@ from judgepool.core.agreement import Measured
 from judgepool.core.errors import JudgepoolError
 from judgepool.services.agreement import AgreementReport, workspace_agreement
 from judgepool.services.workspace import StorageError
+from judgepool.tui.footer_keys import HELP_AND_QUIT
 from judgepool.tui.hosts import grading_host
 from judgepool.tui.messages import GradeSaved
 from judgepool.tui.widgets.highlight import literal_text
 
 AGREEMENT_BINDINGS: Final[list[BindingType]] = [
+    *HELP_AND_QUIT,
     Binding("f5", "reload", "reload", tooltip="Compute the agreement again"),
 ]
 

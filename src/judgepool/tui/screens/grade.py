@@ -7,12 +7,11 @@ Keys (also in the footer, on ``?`` and in the palette):
 - ``z`` undoes this session's last judgment (the ledger gains an event that
   restores the state before it; nothing is deleted).
 - ``e`` adds a note: to the current judgment, or to the grade about to be given.
-- ``t`` settle order: the unjudged documents of the runs' top k that decide
-  which run is better come first, recomputed after each grade
-  (`judgepool.tui.widgets.settle_order`); ``t`` again or ``n`` returns to the
-  pool order, where the annotator was.
-- ``n`` next unjudged; ``j``/``down`` and ``k``/``up`` next and previous
-  document; ``]`` and ``[`` next and previous query.
+- ``t`` settle order: the holes that decide which run is better first, ranked
+  after each grade (`judgepool.tui.widgets.settle_order`); ``t``/``n`` leave it.
+- ``n`` next unjudged; ``j``/``k`` (↓/↑) next/previous document, ``]``/``[`` query.
+- ``r`` raw text (`grade_reading`), ``f`` search and judge (`grade_search`);
+  holes sent from the audit come one after another (`grade_holes`).
 - ``space``/``pgdn`` and ``b``/``pgup`` scroll the document, then page through a
   long one, read and shown a bounded part at a time (`judgepool.services.text_parts`);
   ``home``/``end`` show its first and last part.
@@ -46,6 +45,7 @@ from judgepool.services.workspace import StorageError
 from judgepool.tui.dialogs.note import NoteDialog
 from judgepool.tui.grading import GradingSession
 from judgepool.tui.hosts import GradingHost, grading_host
+from judgepool.tui.screens.grade_holes import HoleLoop
 from judgepool.tui.screens.grade_keys import GRADE_BINDINGS
 from judgepool.tui.screens.grade_reading import RawTextToggle
 from judgepool.tui.screens.grade_search import SearchAndJudge
@@ -66,7 +66,7 @@ NOTHING_TO_GRADE: Final = (
 )
 
 
-class GradeScreen(RawTextToggle, SearchAndJudge, Screen[None]):
+class GradeScreen(RawTextToggle, SearchAndJudge, HoleLoop, Screen[None]):
     """Grade pooled documents, one keystroke each."""
 
     BINDINGS: ClassVar[list[BindingType]] = GRADE_BINDINGS
@@ -226,7 +226,7 @@ class GradeScreen(RawTextToggle, SearchAndJudge, Screen[None]):
         if advance and settle.active:
             # the next hole comes once the order is recomputed (SettleOrder.Next)
             settle.graded(query_id, doc_id, None if event.unsure else event.grade)
-        elif advance:
+        elif advance and not self._next_hole(query_id, doc_id):
             session.advance()
         self._show()
         return True

@@ -11,6 +11,7 @@ from typing import Final
 
 from textual.binding import Binding, BindingType
 
+from judgepool.tui.footer_keys import HELP_AND_QUIT
 from judgepool.tui.widgets.grading_panels import PAGING_BINDINGS
 
 _GRADE: Final = Binding.Group("grade", compact=True)
@@ -18,6 +19,7 @@ _DOCUMENT: Final = Binding.Group("doc")
 _QUERY: Final = Binding.Group("query")
 
 GRADE_BINDINGS: Final[list[BindingType]] = [
+    *HELP_AND_QUIT,
     *(
         Binding(
             str(digit),

@@ -1,4 +1,4 @@
-"""What the grade screen's key mixins (`grade_reading`, `grade_search`) use of
+"""What the grade screen's mixins (`grade_reading`, `grade_search`, `grade_holes`) use of
 the screen, as a protocol: the mixins live in their own modules, and the grade
 screen provides all of it."""
 
@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
+    from rich.text import Text
     from textual.app import App
     from textual.dom import DOMNode
 
@@ -18,6 +19,8 @@ class GradeScreenParts(Protocol):
     """The grade screen as its key mixins see it."""
 
     session: GradingSession
+    _status: Text
+    holes: tuple[tuple[str, str], ...]
 
     @property
     def app(self) -> App[Any]: ...

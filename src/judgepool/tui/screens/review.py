@@ -43,6 +43,7 @@ from textual.worker import get_current_worker
 from judgepool.core.contract import Contract
 from judgepool.core.errors import JudgepoolError
 from judgepool.display import literal
+from judgepool.tui.footer_keys import HELP_AND_QUIT
 from judgepool.tui.hosts import ReviewHost, review_host
 from judgepool.tui.messages import GradeSaved
 from judgepool.tui.verdict_jobs import compare_workspace, verdict_contract
@@ -68,6 +69,7 @@ class ReviewScreen(Screen[None]):
     """The title line's text until the screen has something to say there."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
+        *HELP_AND_QUIT,
         Binding(
             "p",
             "verdicts",
