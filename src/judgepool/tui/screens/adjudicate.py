@@ -127,11 +127,11 @@ class AdjudicateScreen(Screen[None]):
         where = [i for i, f in enumerate(self.listed) if (f.item.query_id, f.item.doc_id) == keep]
         if self.listed:
             table.move_cursor(row=where[0] if where else min(row, len(self.listed) - 1))
-        gap = "any difference" if self.min_gap == 1 else f"grades {self.min_gap} or more apart"
-        shown = "unresolved first, resolved too" if self.with_resolved else "unresolved only"
+        gap = "any difference" if self.min_gap == 1 else f"gap ≥ {self.min_gap}"
+        shown = "resolved too" if self.with_resolved else "unresolved only"
         title = Text.assemble(
             ("Adjudicate", "bold"),
-            f" · {listing.unresolved} unresolved of {listing.total} disagreements",
+            f" · {listing.unresolved} unresolved of {listing.total}",
             f" · {gap} · {shown}",
         )
         self.query_one("#adjudicate-title", Static).update(title)
@@ -162,7 +162,8 @@ class AdjudicateScreen(Screen[None]):
             if grade.annotator in adjudicators:
                 text.append(" (adjudicator)", style="green")
             text.append(f" {grade.grade}", style="bold")
-            text.append(f"  {grade.graded_at}", style="dim")
+            # the stored UTC time to the second: a note has more use for the room
+            text.append(f"  {grade.graded_at[:19].replace('T', ' ')} UTC", style="dim")
             if grade.note:
                 text.append("  note: ", style="italic")
                 text.append_text(literal_text(grade.note))

@@ -63,6 +63,11 @@ StageCallback = Callable[[str], None]
 class ReviewScreen(Screen[None]):
     """A title, the contract, a body computed in workers, a status line and the footer."""
 
+    # Classes for small terminals (app.tcss): at 80 × 24 the key columns and
+    # the per-query table keep their room, the side panels give theirs up.
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]  # noqa: RUF012 - typed by Textual
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (32, "-tall")]  # noqa: RUF012 - typed by Textual
+
     NAME: ClassVar[str]
     """The prefix of the screen's widget IDs: ``{NAME}-title``, ``-contract``, ``-status``."""
     HEADING: ClassVar[str]
