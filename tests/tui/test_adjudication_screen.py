@@ -123,3 +123,24 @@ async def test_the_agreement_screen_shows_pairs_and_all(teaching_ws: Path) -> No
         assert pair.raw_agreement.value is not None
         assert abs(pair.raw_agreement.value - 1 / 3) < 1e-9
         assert "0.333" in text
+
+
+async def test_help_lists_the_new_keys_and_the_status_words(teaching_ws: Path) -> None:
+    app = create_app(teaching_ws, "alice")
+    async with app.run_test(size=(120, 200)) as pilot:
+        await wait_ready(pilot)
+        await pilot.press("question_mark")
+        await wait_until(pilot, lambda: "Agreement screen (K)" in screen_text(app), "help")
+        text = screen_text(app)
+        for line in (
+            "Adjudicate screen (D, adjudicators only)",
+            "Settle the highlighted disagreement with that grade",
+            "Show the text raw, as stored",
+            "Find documents by full-text search",
+            "The audit's status column",
+            "complete",
+            "no qrels",
+        ):
+            assert line in text, line
+        # help and quit are listed once, under Everywhere
+        assert text.count("List every key") == 1
