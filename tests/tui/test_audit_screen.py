@@ -18,6 +18,7 @@ from textual.widgets import DataTable, OptionList
 from judgepool.services.consensus import workspace_judgments
 from judgepool.services.workspace import open_workspace
 from judgepool.tui.screens.audit import AuditScreen
+from judgepool.tui.screens.grade import GradeScreen
 from judgepool.tui.widgets.audit_findings import AuditQueryTable, HoleTable
 from tests.tui.pilot_support import screen_text
 from tests.tui.review_support import (
@@ -66,7 +67,8 @@ async def test_every_finding_of_the_run_worst_query_first(tmp_path: Path) -> Non
         # 3), q1 (3 of 4); then q3 (fully judged, three kinds of findings) and
         # the skipped q4 (nothing to judge, one finding)
         assert column(table, "query") == ["q5", "q2", "q1", "q3", "q4"]
-        assert column(table, "status") == ["unknown", "judged", "judged", "judged", "missing"]
+        # what each query's score stands on (the help lists the meanings)
+        assert column(table, "status") == ["no qrels", "holes", "holes", "complete", "not run"]
         assert column(table, "judged") == ["0.0000", "0.6667", "0.7500", "1.0000", "-"]
         assert column(table, "holes") == ["1", "1", "1", "0", "0"]
         # the run's coverage is the mean over its judged queries
@@ -148,6 +150,11 @@ async def test_next_hole_key_and_contract_change(tmp_path: Path) -> None:
         await pilot.pause()
         # the worst query with a hole is the unknown q5: its top document
         assert screen.query_one(HoleTable).current_hole == ("q5", "Z")
+        # ... goes to grading, as the help says
+        assert isinstance(app.screen, GradeScreen)
+        assert app.screen.session.current == ("q5", "Z")
+        await pilot.press("a")
+        await settle(pilot)
         # a smaller k audits again: q1's and q2's holes are at rank 3
         app.contract = app.contract.with_changes(k=2)
         await settle(pilot)
@@ -174,3 +181,40 @@ def test_snapshot_audit_screen(tmp_path: Path, snap_compare: Any) -> None:
         await settle(pilot)
 
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
+
+
+async def test_after_a_hole_is_graded_the_next_hole_comes(tmp_path: Path) -> None:
+    """j on q1's hole, then a grade: the next hole of the run comes (q1 has no
+    other, so the next query's, worst first), then grading goes back to where
+    the annotator was once every hole sent is judged."""
+    workspace = build_review_workspace(tmp_path)
+    app = review_app(workspace)
+    async with app.run_test(size=SIZE) as pilot:
+        app.contract = app.contract.with_changes(unjudged="zero")
+        screen = await open_audit(pilot)
+        audit = screen.audit
+        assert audit is not None
+        order = [(q.query_id, h.doc_id) for q in audit.queries for h in q.holes]
+        assert ("q1", "[bold]X") in order and ("q2", "Y") in order
+        table = screen.query_one(AuditQueryTable)
+        table.focus()
+        table.move_cursor(row=[q.query_id for q in audit.queries].index("q1"))
+        await pilot.press("enter", "j")
+        await settle(pilot)
+        grade = app.screen
+        assert isinstance(grade, GradeScreen)
+        assert grade.session.current == ("q1", "[bold]X")
+        expected = [("q1", "[bold]X")] + [item for item in order if item[0] != "q1"]
+        assert list(grade.holes) == expected
+        await pilot.press("2")
+        await settle(pilot)
+        assert grade.session.current == expected[1]
+        assert "next hole" in screen_text(app)
+        for _ in expected[1:]:
+            await pilot.press("1")
+            await settle(pilot)
+        assert grade.holes == ()
+        assert "every hole sent from the audit is judged" in screen_text(app)
+    with open_workspace(workspace) as ws:
+        judgments, _ = workspace_judgments(ws)
+    assert all(doc in judgments.get(query, {}) for query, doc in expected)

@@ -260,6 +260,26 @@ def _v5_assignments(db: Database) -> None:
     )
 
 
+def _v6_pool_finds(db: Database) -> None:
+    # Documents a person added to a pool rather than a run's ranking (source
+    # 'search': found by full-text search from the grade screen), with who
+    # added it and the words that found it. pool_sources holds what runs
+    # brought in; a run may be named anything, so 'search' is not a run there.
+    db.table("pool_finds").create(
+        {
+            "pool": str,
+            "query_id": str,
+            "doc_id": str,
+            "source": str,
+            "words": str,
+            "annotator": str,
+            "added_at": str,
+        },
+        pk=("pool", "query_id", "doc_id", "source"),
+        not_null={"pool", "query_id", "doc_id", "source", "words", "annotator", "added_at"},
+    )
+
+
 @dataclass(frozen=True)
 class Migration:
     """One step of the schema: the version it makes, a name (the one recorded
@@ -301,5 +321,11 @@ MIGRATIONS: Final[tuple[Migration, ...]] = (
         "0005_assignments",
         "assignments of pooled items to annotators",
         _v5_assignments,
+    ),
+    Migration(
+        6,
+        "0006_pool_finds",
+        "documents added to a pool by a person (found by search), with who and the words",
+        _v6_pool_finds,
     ),
 )

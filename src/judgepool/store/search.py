@@ -19,9 +19,12 @@ from judgepool.store.workspace import Workspace
 DEFAULT_LIMIT: Final = 50
 
 
-def search_documents(ws: Workspace, text: str, *, limit: int = DEFAULT_LIMIT) -> list[str]:
-    """The IDs of at most ``limit`` documents holding every word of ``text`` in
-    their title or text, best match first; none for text without a word."""
+def search_documents(
+    ws: Workspace, text: str, *, limit: int = DEFAULT_LIMIT, any_word: bool = False
+) -> list[str]:
+    """The IDs of at most ``limit`` documents holding every word of ``text`` (or,
+    with ``any_word``, at least one of them) in their title or text, best match
+    first; none for text without a word."""
     if limit <= 0:
         raise ValueError(f"limit must be positive, got {limit}")
     try:
@@ -35,6 +38,9 @@ def search_documents(ws: Workspace, text: str, *, limit: int = DEFAULT_LIMIT) ->
     query = ws.db.quote_fts(text.replace("\x00", " "))
     if not query:
         return []
+    if any_word:
+        # quote_fts writes each word quoted, separated by spaces (FTS5's AND)
+        query = " OR ".join(_quoted_words(query))
     rows = ws.db.table("documents").search(
         query,
         columns=["id"],
@@ -42,3 +48,24 @@ def search_documents(ws: Workspace, text: str, *, limit: int = DEFAULT_LIMIT) ->
         limit=limit,
     )
     return [row["id"] for row in rows]
+
+
+def _quoted_words(query: str) -> list[str]:
+    """The quoted words (or phrases) of a query `quote_fts` wrote."""
+    words: list[str] = []
+    at = 0
+    while at < len(query):
+        if query[at] != '"':
+            at += 1
+            continue
+        end = at + 1
+        while end < len(query):
+            if query[end] == '"' and query[end + 1 : end + 2] == '"':
+                end += 2  # a doubled quote is a quote inside the word
+                continue
+            if query[end] == '"':
+                break
+            end += 1
+        words.append(query[at : end + 1])
+        at = end + 1
+    return words

@@ -14,18 +14,20 @@ it through the protocols of `judgepool.tui.hosts` and never import this module:
   opens all the same: ``app.workspace_label`` (the grade screen's info line)
   says "read-only", a notice says why, and a grade is refused with that
   reason; nothing is written.
-- ``app.contract`` a reactive holding the active `Contract`, initialised from
-  the workspace's default contract. Setting it is how a screen changes the
-  contract; a screen follows it with ``self.watch(self.app, "contract", ...)``.
+- ``app.contract`` a reactive `Contract` (from the workspace's default): a
+  screen sets it to change the contract and follows it with ``self.watch``.
 - Screens are installed by name: ``"grade"`` at start, ``"help"``,
   ``"audit"`` and ``"scores"`` through Textual's ``SCREENS``, created when
   first shown; the audit and scores modules are imported only then, which
-  keeps them out of start-up. Keys ``g`` ``a`` ``s`` switch to them, ``?``
+  keeps them out of start-up; likewise ``"adjudicate"`` (key ``D``, only for
+  an annotator marked adjudicator; anyone else is told why) and
+  ``"agreement"`` (key ``K``). Keys ``g`` ``a`` ``s`` switch to them, ``?``
   opens help, ``q`` quits, ``ctrl+p`` opens the command palette, which lists
   the app's actions and every action bound on the current screen.
-- ``app.queue_for_grading(query_id, doc_id)`` switches to the grade screen and
-  shows that document at once (the audit's "judge the holes"); after it is
-  graded, grading returns to where the annotator was.
+- ``app.queue_for_grading(query_id, doc_id)`` shows that document on the grade
+  screen at once; after it is graded, grading returns to where it was.
+  ``app.queue_holes(holes)`` does the same for a run's holes in order: after
+  each is judged the next comes (`judgepool.tui.screens.grade_holes`).
 - ``app.judge_document(query_id, doc_id, grade)`` grades a document from
   another screen than the grade screen (the comparison's side-by-side lists):
   written as the grade screen writes, taken into its plan, announced.
@@ -49,7 +51,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Final
@@ -63,7 +65,7 @@ from textual.signal import Signal
 
 from judgepool.core.contract import Contract
 from judgepool.core.errors import JudgepoolError
-from judgepool.services import app_queries, judging
+from judgepool.services import adjudication, app_queries, judging
 from judgepool.services.settings import blind_grading
 from judgepool.services.workspace import (
     StorageError,
@@ -96,6 +98,18 @@ def _audit_screen() -> Screen[None]:
     return AuditScreen()
 
 
+def _adjudicate_screen() -> Screen[None]:
+    from judgepool.tui.screens.adjudicate import AdjudicateScreen
+
+    return AdjudicateScreen()
+
+
+def _agreement_screen() -> Screen[None]:
+    from judgepool.tui.screens.agreement import AgreementScreen
+
+    return AgreementScreen()
+
+
 def _scores_screen() -> Screen[None]:
     from judgepool.tui.screens.scores import ScoresScreen
 
@@ -113,6 +127,8 @@ class JudgepoolApp(App[None]):
         "help": HelpScreen,
         "audit": _audit_screen,
         "scores": _scores_screen,
+        "adjudicate": _adjudicate_screen,
+        "agreement": _agreement_screen,
     }
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -128,6 +144,21 @@ class JudgepoolApp(App[None]):
             "screens",
             group=_SCREENS,
             tooltip="Show the scores screen",
+        ),
+        # not in the footer, which keeps room for help and quit at 80 columns
+        Binding(
+            "D",
+            "adjudicate",
+            "adjudicate",
+            show=False,
+            tooltip="Adjudicate: settle the disagreements (adjudicators only)",
+        ),
+        Binding(
+            "K",
+            "show_screen('agreement')",
+            "agreement",
+            show=False,
+            tooltip="Agreement between annotators (κ per pair, Fleiss' κ, Krippendorff's α)",
         ),
         Binding("question_mark", "help", "help", key_display="?", tooltip="List every key"),
         Binding("q", "quit", "quit", tooltip="Quit judgepool (every grade is already saved)"),
@@ -239,6 +270,19 @@ class JudgepoolApp(App[None]):
         if self.screen is not screen:
             self.switch_screen(screen)
 
+    def action_adjudicate(self) -> None:
+        """Open the adjudication screen; anyone not an adjudicator is told why."""
+        if not adjudication.is_adjudicator(self.ws, self.annotator):
+            self.notify(
+                adjudication.refusal(self.annotator),
+                title="Adjudication is for adjudicators",
+                severity="warning",
+                timeout=15,
+                markup=False,
+            )
+            return
+        self.action_show_screen("adjudicate")
+
     def action_help(self) -> None:
         """Open the list of keys (the help screen closes itself)."""
         if not isinstance(self.screen, HelpScreen):
@@ -248,6 +292,12 @@ class JudgepoolApp(App[None]):
         """Show ``doc_id`` of ``query_id`` on the grade screen now."""
         self.action_show_screen("grade")
         self.get_screen("grade", GradeScreen).queue_document(query_id, doc_id)
+
+    def queue_holes(self, holes: Sequence[tuple[str, str]]) -> None:
+        """Show the first of ``holes`` on the grade screen now; after each is
+        judged the next comes (the audit-to-grading loop)."""
+        self.action_show_screen("grade")
+        self.get_screen("grade", GradeScreen).queue_holes(holes)
 
     def judge_document(self, query_id: str, doc_id: str, grade: int) -> int | None:
         """Grade a document from a screen other than the grade screen; the grade
@@ -293,6 +343,14 @@ class JudgepoolApp(App[None]):
                 f"Show the {name} screen (key {name[0]})",
                 partial(self.action_show_screen, name),
             )
+        yield SystemCommand(
+            "Adjudicate", "Settle the disagreements (key D)", self.action_adjudicate
+        )
+        yield SystemCommand(
+            "Agreement screen",
+            "Agreement between annotators (key K)",
+            partial(self.action_show_screen, "agreement"),
+        )
         yield SystemCommand("Help: keys", "List every key (key ?)", self.action_help)
         yield from _binding_commands(self, screen)
         yield from super().get_system_commands(screen)

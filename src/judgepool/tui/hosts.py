@@ -15,6 +15,7 @@ in any app with the same attributes.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
@@ -73,6 +74,9 @@ class ReviewHost(Protocol):
 
     def save_default_contract(self, contract: Contract) -> None:
         """Save ``contract`` as the workspace's default (saying so, or why not)."""
+
+    def queue_holes(self, holes: Sequence[tuple[str, str]]) -> None:
+        """Send holes to the grade screen, to be judged one after another."""
 
     def judge_document(self, query_id: str, doc_id: str, grade: int) -> int | None:
         """Grade a document where it is shown (the comparison's side-by-side

@@ -94,7 +94,13 @@ class AuditScreen(ReviewScreen):
             tooltip="Send the highlighted unjudged document to grading",
         ),
         Binding(
-            "h", "next_hole", "next hole", tooltip="Go to the worst query's first unjudged document"
+            "h",
+            "next_hole",
+            "next hole",
+            tooltip=(
+                "Judge the holes: the worst query's first unjudged document goes to grading, "
+                "and after each grade the next hole (same query first)"
+            ),
         ),
         Binding(
             "c", "edit_contract", "contract", tooltip="Change the contract; everything recomputes"
@@ -247,8 +253,21 @@ class AuditScreen(ReviewScreen):
         if hole is None:
             self.notify("highlight an unjudged document first", severity="warning")
             return
-        query_id, doc_id = hole
-        self.host.queue_for_grading(query_id, doc_id)
+        self.host.queue_holes(self._holes_from(*hole))
+
+    def _holes_from(self, query_id: str, doc_id: str) -> list[tuple[str, str]]:
+        """The run's holes to judge from this one: the rest of its query's (by
+        rank), then the other queries' in the table's order (worst first)."""
+        audit = self.audit
+        queries = audit.queries if audit is not None else ()
+        own = [h.doc_id for q in queries if q.query_id == query_id for h in q.holes]
+        at = own.index(doc_id) if doc_id in own else len(own)
+        order = [(query_id, doc_id)]
+        order += [(query_id, d) for d in own[at + 1 :] + own[:at]]
+        for query in queries:
+            if query.query_id != query_id:
+                order += [(query.query_id, hole.doc_id) for hole in query.holes]
+        return order
 
     def action_next_hole(self) -> None:
         audit = self.audit
@@ -264,3 +283,4 @@ class AuditScreen(ReviewScreen):
         holes = self.query_one(HoleTable)
         holes.move_cursor(row=0)
         holes.focus()
+        self.host.queue_holes(self._holes_from(worst.query_id, worst.holes[0].doc_id))

@@ -9,15 +9,13 @@ Keys (also in the footer, on ``?`` and in the palette):
 - ``e`` adds a note: to the current judgment, or to the grade about to be given
   (not counted as a judgment); the note shows on the document card.
 - ``ctrl+g`` goes to a query of the queue by ID or words (`grade_team`).
-- ``t`` settle order: the unjudged documents of the runs' top k that decide
-  which run is better come first, recomputed after each grade
-  (`judgepool.tui.widgets.settle_order`); ``t`` again or ``n`` returns to the
-  pool order, where the annotator was.
-- ``n`` next unjudged; ``j``/``down`` and ``k``/``up`` next and previous
-  document; ``]`` and ``[`` next and previous query.
-- ``space``/``pgdn`` and ``b``/``pgup`` scroll the document, then page through a
-  long one, read and shown a bounded part at a time (`judgepool.services.text_parts`);
-  ``home``/``end`` show its first and last part.
+- ``t`` settle order: the holes that decide which run is better first, ranked
+  after each grade (`judgepool.tui.widgets.settle_order`); ``t``/``n`` leave it.
+- ``n`` next unjudged; ``j``/``k`` (↓/↑) next/previous document, ``]``/``[`` query.
+- ``r`` raw text (`grade_reading`), ``f`` search and judge (`grade_search`);
+  holes sent from the audit come one after another (`grade_holes`).
+- ``space``/``pgdn``, ``b``/``pgup``, ``home``/``end`` read through a long
+  document a bounded part at a time (`judgepool.services.text_parts`).
 
 A grade is written by `judgepool.services.judging.judge` in the key's
 handler: one short transaction, committed (and synced) before the handler
@@ -48,7 +46,10 @@ from judgepool.services.workspace import StorageError
 from judgepool.tui.dialogs.note import NoteDialog
 from judgepool.tui.grading import GradingSession
 from judgepool.tui.hosts import GradingHost, grading_host
+from judgepool.tui.screens.grade_holes import HoleLoop
 from judgepool.tui.screens.grade_keys import GRADE_BINDINGS
+from judgepool.tui.screens.grade_reading import RawTextToggle
+from judgepool.tui.screens.grade_search import SearchAndJudge
 from judgepool.tui.screens.grade_team import GradeTeamActions, undo_line
 from judgepool.tui.widgets.grading_panels import (
     DocumentView,
@@ -67,7 +68,7 @@ NOTHING_TO_GRADE: Final = (
 )
 
 
-class GradeScreen(GradeTeamActions):
+class GradeScreen(RawTextToggle, SearchAndJudge, HoleLoop, GradeTeamActions):
     """Grade pooled documents, one keystroke each."""
 
     BINDINGS: ClassVar[list[BindingType]] = GRADE_BINDINGS
@@ -231,7 +232,7 @@ class GradeScreen(GradeTeamActions):
         if advance and settle.active:
             # the next hole comes once the order is recomputed (SettleOrder.Next)
             settle.graded(query_id, doc_id, None if event.unsure else event.grade)
-        elif advance:
+        elif advance and not self._next_hole(query_id, doc_id):
             session.advance()
         self._show()
         return True

@@ -11,6 +11,7 @@ from typing import Final
 
 from textual.binding import Binding, BindingType
 
+from judgepool.tui.footer_keys import HELP_AND_QUIT
 from judgepool.tui.widgets.grading_panels import PAGING_BINDINGS
 
 _GRADE: Final = Binding.Group("grade", compact=True)
@@ -18,6 +19,7 @@ _DOCUMENT: Final = Binding.Group("doc")
 _QUERY: Final = Binding.Group("query")
 
 GRADE_BINDINGS: Final[list[BindingType]] = [
+    *HELP_AND_QUIT,
     *(
         Binding(
             str(digit),
@@ -31,6 +33,20 @@ GRADE_BINDINGS: Final[list[BindingType]] = [
     Binding("u", "unsure", "unsure", tooltip="Unsure: defer this document without a grade"),
     Binding("z", "undo", "undo", tooltip="Undo the last judgment of this session"),
     Binding("e", "note", "note", tooltip="Add a note to the current judgment"),
+    Binding(
+        "r",
+        "raw_text",
+        "raw",
+        show=False,
+        tooltip="Show the text raw, as stored, or repaired for reading (mojibake fixed)",
+    ),
+    Binding(
+        "f",
+        "search",
+        "find",
+        show=False,
+        tooltip="Find documents by full-text search (the query's words or yours) and grade them",
+    ),
     # "unjudged": by anyone in the pool; by you in your queue of an assignment
     Binding("n", "next_unjudged", "unjudged", tooltip="Jump to the next unjudged document"),
     Binding(

@@ -20,8 +20,9 @@ from textual.widgets import Static
 
 from judgepool.core.contract import Scale
 from judgepool.tui.hosts import grading_host
+from judgepool.tui.widgets.audit_status import STATUS_MEANINGS
 
-_GRADE_ACTION: Final = re.compile(r"grade\((-?\d+)\)")
+_GRADE_ACTION: Final = re.compile(r"(?:grade|settle)\((-?\d+)\)")
 _KEY_NAMES: Final = {
     "question_mark": "?",
     "right_square_bracket": "]",
@@ -70,6 +71,8 @@ def screen_bindings() -> list[tuple[str, list[BindingType]]]:
     # start, and the audit and scores screens are imported when first needed.
     from judgepool.tui.dialogs.side_by_side import SideBySideScreen
     from judgepool.tui.dialogs.verdicts import VerdictsScreen
+    from judgepool.tui.screens.adjudicate import AdjudicateScreen
+    from judgepool.tui.screens.agreement import AgreementScreen
     from judgepool.tui.screens.audit import AuditScreen
     from judgepool.tui.screens.grade import GradeScreen
     from judgepool.tui.screens.review import ReviewScreen
@@ -77,19 +80,23 @@ def screen_bindings() -> list[tuple[str, list[BindingType]]]:
 
     # the keys both review screens inherit (p) come first on each
     return [
-        ("Grade screen", GradeScreen.BINDINGS),
-        ("Audit screen", [*ReviewScreen.BINDINGS, *AuditScreen.BINDINGS]),
-        ("Scores screen", [*ReviewScreen.BINDINGS, *ScoresScreen.BINDINGS]),
+        ("Grade screen", _own(GradeScreen.BINDINGS)),
+        ("Audit screen", _own([*ReviewScreen.BINDINGS, *AuditScreen.BINDINGS])),
+        ("Scores screen", _own([*ReviewScreen.BINDINGS, *ScoresScreen.BINDINGS])),
         ("Runs pair by pair (p)", _own(VerdictsScreen.BINDINGS)),
         ("A query side by side (o in the pairs)", _own(SideBySideScreen.BINDINGS)),
+        ("Adjudicate screen (D, adjudicators only)", _own(AdjudicateScreen.BINDINGS)),
+        ("Agreement screen (K)", _own(AgreementScreen.BINDINGS)),
     ]
 
 
 def _own(bindings: list[BindingType]) -> list[BindingType]:
-    """A dialog's bindings without the screen keys it repeats (listed under Everywhere)."""
+    """A screen's or dialog's bindings without the app's keys it repeats (listed
+    under Everywhere)."""
     from judgepool.tui.dialogs.screen_keys import SCREEN_KEYS
+    from judgepool.tui.footer_keys import HELP_AND_QUIT
 
-    return [binding for binding in bindings if binding not in SCREEN_KEYS]
+    return [binding for binding in bindings if binding not in (*SCREEN_KEYS, *HELP_AND_QUIT)]
 
 
 def help_text(app_bindings: Iterable[BindingType], scale: Scale) -> Text:
@@ -105,7 +112,11 @@ def help_text(app_bindings: Iterable[BindingType], scale: Scale) -> Text:
     ]
     for title, bindings in screen_bindings():
         grade_help = GRADE_AND_GO if title == "Grade screen" else "grade the document here"
+        if title.startswith("Adjudicate"):
+            grade_help = "settle the highlighted disagreement with that grade"
         sections.append((title, key_rows(bindings, scale, grade_help)))
+        if title == "Audit screen":
+            sections.append(("The audit's status column (per query)", list(STATUS_MEANINGS)))
     width = max(len(keys) for _, rows in sections for keys, _ in rows) + 3
     text = Text()
     for index, (title, rows) in enumerate(sections):

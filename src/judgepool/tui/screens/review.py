@@ -43,6 +43,7 @@ from textual.worker import get_current_worker
 from judgepool.core.contract import Contract
 from judgepool.core.errors import JudgepoolError
 from judgepool.display import literal
+from judgepool.tui.footer_keys import HELP_AND_QUIT
 from judgepool.tui.hosts import ReviewHost, review_host
 from judgepool.tui.messages import GradeSaved
 from judgepool.tui.refusals import app_refusal
@@ -63,12 +64,18 @@ StageCallback = Callable[[str], None]
 class ReviewScreen(Screen[None]):
     """A title, the contract, a body computed in workers, a status line and the footer."""
 
+    # Classes for small terminals (app.tcss): at 80 × 24 the key columns and
+    # the per-query table keep their room, the side panels give theirs up.
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]  # noqa: RUF012 - typed by Textual
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (32, "-tall")]  # noqa: RUF012 - typed by Textual
+
     NAME: ClassVar[str]
     """The prefix of the screen's widget IDs: ``{NAME}-title``, ``-contract``, ``-status``."""
     HEADING: ClassVar[str]
     """The title line's text until the screen has something to say there."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
+        *HELP_AND_QUIT,
         Binding(
             "p",
             "verdicts",

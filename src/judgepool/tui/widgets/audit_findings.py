@@ -28,6 +28,7 @@ from judgepool.core.audit import FINDING_KINDS, AuditReport
 from judgepool.core.query_audit import QueryAudit
 from judgepool.display import literal
 from judgepool.services.review import RunAudit
+from judgepool.tui.widgets.audit_status import status_cell
 from judgepool.tui.widgets.score_format import count, data, fill_table, flag, number
 
 # Entries of one list shown in the details before "… and N more".
@@ -87,11 +88,10 @@ class AuditSummary(Static):
 
 
 def query_cells(query: QueryAudit) -> list[Text]:
-    status_style = {"judged": "", "unknown": "bold red", "missing": "bold yellow"}[query.status]
     ties = str(query.ties) if not query.ties_crossing else f"{query.ties} ({query.ties_crossing}×k)"
     return [
         data(query.query_id),
-        Text(query.status, style=status_style),
+        status_cell(query),
         number(query.judged_at_k, style="bold"),
         count(len(query.holes)),
         count(query.duplicates),

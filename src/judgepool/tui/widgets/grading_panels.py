@@ -19,6 +19,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Label, ProgressBar, Static
 
+from judgepool.core.readable import readable
 from judgepool.services.app_queries import NOT_JUDGED, DocumentPart, ItemJudgment
 from judgepool.services.text_parts import PartWhere, TextPart
 from judgepool.tui.widgets.highlight import highlighted, literal_text
@@ -79,6 +80,7 @@ class QueryPanel(Static):
     """The query's ID, its text with its terms highlighted, and its narrative."""
 
     _shown: object = None
+    raw = False  # True: the stored text as it is, mojibake and all (key r)
 
     def show(
         self,
@@ -87,22 +89,30 @@ class QueryPanel(Static):
         narrative: TextPart | None,
         terms: Collection[str],
     ) -> None:
-        key = (query_id, text, narrative)
+        key = (query_id, text, narrative, self.raw)
         if key == self._shown:
             return
         self._shown = key
         shown = literal_text(query_id, style="dim")
         shown.append("  ")
         if text.text:
-            shown.append_text(preview(text, highlighted(text.text, terms)))
+            shown.append_text(preview(text, highlighted(_reading(text.text, self.raw), terms)))
         else:
             shown.append("(the workspace has no text for this query)", style="italic dim")
         if narrative is not None and narrative.text:
             shown.append("\n")
             shown.append_text(
-                preview(narrative, literal_text(narrative.text, style="italic", lines=True))
+                preview(
+                    narrative,
+                    literal_text(_reading(narrative.text, self.raw), style="italic", lines=True),
+                )
             )
         self.update(shown)
+
+
+def _reading(text: str, raw: bool) -> str:
+    """The text as the app shows it: repaired for reading, or raw (`judgepool.core.readable`)."""
+    return text if raw else readable(text)
 
 
 def preview(part: TextPart, shown: Text) -> Text:
@@ -176,6 +186,7 @@ class DocumentView(VerticalScroll, can_focus=False):
     shown: DocumentPart | None = None
     # the (query, document) the grade screen last showed here: its time spent runs from then
     shown_item: tuple[str, str] | None = None
+    raw = False  # True: the stored text as it is, mojibake and all (key r)
     _shown_with: tuple[ItemJudgment, Mapping[int, str], Collection[str]] = (NOT_JUDGED, {}, ())
 
     def compose(self) -> ComposeResult:
@@ -242,17 +253,22 @@ class DocumentView(VerticalScroll, can_focus=False):
         head = literal_text(doc_id, style="bold")
         if document is not None and document.title is not None and document.title.text:
             head.append("  ")
-            head.append_text(preview(document.title, highlighted(document.title.text, terms)))
+            title = _reading(document.title.text, self.raw)
+            head.append_text(preview(document.title, highlighted(title, terms)))
         head.append("\n")
         head.append_text(judgment_line(judgment, labels))
         if document is not None and not document.text.is_whole:
             head.append("\n")
             head.append_text(part_line(document.text))
+        if self.raw:
+            head.append("\nraw text, as stored: r shows it repaired", style="italic magenta")
+        elif document is not None and _repaired(document):
+            head.append("\ntext repaired for reading: r shows it raw", style="italic dim")
         self.query_one("#document-head", Static).update(head)
         if document is None:
             body = Text("(the workspace has no text for this document)", style="italic dim")
         else:
-            body = part_body(document.text, terms)
+            body = part_body(document.text, terms, self.raw)
         self.query_one("#document-text", Static).update(body)
         if scroll == "home":
             self.scroll_home(animate=False)
@@ -267,15 +283,22 @@ class DocumentView(VerticalScroll, can_focus=False):
         self.call_after_refresh(self._update_pageable)
 
 
-def part_body(part: TextPart, terms: Collection[str]) -> Text:
-    """A part of a document's text, highlighted, with what comes before and after it."""
+def _repaired(document: DocumentPart) -> bool:
+    """True when reading changes the document part or its title."""
+    texts = [document.text.text] + ([document.title.text] if document.title else [])
+    return any(readable(text) != text for text in texts)
+
+
+def part_body(part: TextPart, terms: Collection[str], raw: bool = False) -> Text:
+    """A part of a document's text, highlighted (repaired for reading unless
+    ``raw``), with what comes before and after it."""
     body = Text()
     if not part.is_first:
         body.append(
             f"… {part.start:,} characters before this part: b at the top goes back\n\n",
             style="italic dim",
         )
-    body.append_text(highlighted(part.text, terms))
+    body.append_text(highlighted(_reading(part.text, raw), terms))
     if not part.is_last:
         body.append(
             f"\n\n… {part.length - part.end:,} more characters: space at the bottom goes on",
@@ -318,11 +341,11 @@ class GradingProgress(Vertical):
     def compose(self) -> ComposeResult:
         with Horizontal(classes="progress-row"):
             yield Label("query  ", classes="progress-name")
-            yield ProgressBar(id="query-bar", show_eta=False)
+            yield ProgressBar(id="query-bar", show_eta=False, show_percentage=False)
             yield Label("", id="query-count", classes="progress-count")
         with Horizontal(classes="progress-row"):
             yield Label("overall", classes="progress-name")
-            yield ProgressBar(id="overall-bar", show_eta=False)
+            yield ProgressBar(id="overall-bar", show_eta=False, show_percentage=False)
             yield Label("", id="overall-count", classes="progress-count")
 
     _shown: object = None
@@ -334,5 +357,13 @@ class GradingProgress(Vertical):
         for name, (done, total) in (("query", query), ("overall", overall)):
             self.query_one(f"#{name}-bar", ProgressBar).update(total=max(total, 1), progress=done)
             self.query_one(f"#{name}-count", Label).update(
-                Text(f" {done:,} of {total:,} judged"), layout=False
+                Text(f" {floored_percent(done, total):>3}% {done:,} of {total:,} judged"),
+                layout=False,
             )
+
+
+def floored_percent(done: int, total: int) -> int:
+    """The whole percent of ``total`` that ``done`` is, rounded down: 1,455 of
+    1,456 is 99 %, never 100 % before every document is judged (Textual's own
+    percentage rounds)."""
+    return 0 if total <= 0 else done * 100 // total

@@ -1,0 +1,34 @@
+"""Readable text: mojibake repaired for display, with ftfy.
+
+MS MARCO passages were decoded with the wrong encoding before they were
+published: ``company’s`` is stored as ``companyâ\\x80\\x99s``. ftfy undoes such
+double decoding. Only the encoding is repaired: quotes stay curly, HTML
+entities, terminal escapes and control characters stay as they are (the app
+shows those literally), and nothing is normalised, so a reader sees what the
+document says. The stored text is never changed: this is for display only.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+import ftfy
+
+_ENCODING_ONLY: Final = ftfy.TextFixerConfig(
+    unescape_html=False,
+    remove_terminal_escapes=False,
+    uncurl_quotes=False,
+    fix_latin_ligatures=False,
+    fix_character_width=False,
+    fix_line_breaks=False,
+    remove_control_chars=False,
+    normalization=None,
+    explain=False,
+)
+
+
+def readable(text: str) -> str:
+    """``text`` with its mojibake repaired (the same string when there is none)."""
+    if text.isascii():  # ASCII holds no mojibake: the common case costs nothing
+        return text
+    return ftfy.fix_text(text, _ENCODING_ONLY)

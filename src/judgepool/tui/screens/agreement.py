@@ -1,0 +1,130 @@
+"""The agreement screen (key ``K``): how far the workspace's annotators agree.
+
+Per pair of annotators the items both graded, raw agreement and Cohen's κ
+(plain, linear and quadratic weights); over all of them Fleiss' κ and
+Krippendorff's α (ordinal and interval), as ``judgepool agreement`` computes
+them (`judgepool.services.agreement`). An undefined value shows as ``-`` and
+its reason is listed below. ``f5`` reads the grades again; a saved grade marks
+the screen stale, and it is read again when shown.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar, Final
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Static
+
+from judgepool.core.agreement import Measured
+from judgepool.core.errors import JudgepoolError
+from judgepool.services.agreement import AgreementReport, workspace_agreement
+from judgepool.services.workspace import StorageError
+from judgepool.tui.footer_keys import HELP_AND_QUIT
+from judgepool.tui.hosts import grading_host
+from judgepool.tui.messages import GradeSaved
+from judgepool.tui.widgets.highlight import literal_text
+
+AGREEMENT_BINDINGS: Final[list[BindingType]] = [
+    *HELP_AND_QUIT,
+    Binding("f5", "reload", "reload", tooltip="Compute the agreement again"),
+]
+
+COLUMNS: Final = ("pair", "items", "raw", "κ", "κ lin", "κ quad")
+
+
+def _value(measured: Measured) -> str:
+    return "-" if measured.value is None else f"{measured.value:.3f}"
+
+
+class AgreementScreen(Screen[None]):
+    """Agreement between annotators, per pair and over all."""
+
+    BINDINGS: ClassVar[list[BindingType]] = AGREEMENT_BINDINGS
+
+    DEFAULT_CSS = """
+    AgreementScreen #agreement-title { height: 1; padding: 0 1; background: $panel; }
+    AgreementScreen #agreement-table { height: 1fr; }
+    AgreementScreen #agreement-overall {
+        height: auto; max-height: 10; border: round $accent; padding: 0 1;
+    }
+    """
+
+    def __init__(self) -> None:
+        super().__init__(id="agreement")
+        self.report: AgreementReport | None = None
+        self._stale = False
+
+    def compose(self) -> ComposeResult:
+        yield Static(Text("Agreement", style="bold"), id="agreement-title")
+        table: DataTable[Text | str] = DataTable(id="agreement-table", cursor_type="row")
+        table.add_columns(*COLUMNS)
+        yield table
+        yield Static(id="agreement-overall")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#agreement-overall", Static).border_title = "All annotators"
+        signal = getattr(self.app, "grade_saved_signal", None)
+        if signal is not None:
+            signal.subscribe(self, self._grade_saved)
+        self.reload()
+
+    def _grade_saved(self, _saved: GradeSaved) -> None:
+        self._stale = True
+
+    def on_screen_resume(self) -> None:
+        if self._stale:
+            self.reload()
+
+    def action_reload(self) -> None:
+        self.reload()
+
+    def reload(self) -> None:
+        """Compute the agreement from the store and show it."""
+        self._stale = False
+        table: DataTable[Text | str] = self.query_one("#agreement-table", DataTable)
+        overall_view = self.query_one("#agreement-overall", Static)
+        table.clear()
+        try:
+            report = workspace_agreement(grading_host(self.app).ws)
+        except (JudgepoolError, StorageError) as exc:
+            self.report = None
+            overall_view.update(literal_text(str(exc), style="yellow"))
+            return
+        self.report = report
+        reasons: list[Text] = []
+        for pair in report.overall.pairs:
+            label = literal_text(f"{pair.a} – {pair.b}")
+            measures = (
+                pair.raw_agreement,
+                pair.cohen_kappa,
+                pair.kappa_linear,
+                pair.kappa_quadratic,
+            )
+            table.add_row(label, f"{pair.items:,}", *(_value(m) for m in measures))
+            for reason in sorted({m.reason for m in measures if m.reason is not None}):
+                reasons.append(literal_text(f"{pair.a} – {pair.b}: {reason}", style="dim"))
+        overall = report.overall.overall
+        text = Text()
+        text.append_text(
+            literal_text(f"{len(overall.annotators)} annotators: " + ", ".join(overall.annotators))
+        )
+        text.append(f"\nFleiss' κ {_value(overall.fleiss_kappa)}", style="bold")
+        text.append(f" over {overall.fleiss_items:,} items graded by every one")
+        text.append(f"\nKrippendorff's α ordinal {_value(overall.alpha_ordinal)}", style="bold")
+        text.append(f", interval {_value(overall.alpha_interval)}", style="bold")
+        text.append(f" over {overall.items:,} items graded by two or more")
+        for name, measured in (
+            ("Fleiss' κ", overall.fleiss_kappa),
+            ("α ordinal", overall.alpha_ordinal),
+            ("α interval", overall.alpha_interval),
+        ):
+            if measured.reason is not None:
+                reasons.append(literal_text(f"{name}: {measured.reason}", style="dim"))
+        for why in reasons:
+            text.append("\n")
+            text.append_text(why)
+        overall_view.update(text)

@@ -1,0 +1,85 @@
+"""Pictures of every screen at 80 × 24 (pytest-textual-snapshot, textual pinned).
+
+The smallest terminal the app is made for: each picture shows help and quit
+in the footer and the screen's key content. Update on purpose with
+``pytest tests/tui/test_snapshots_80x24.py --snapshot-update`` and look at the
+pictures before committing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.pilot import Pilot
+
+from judgepool.store import ledger
+from judgepool.tui.app import create_app
+from tests.tui.conftest import wait_ready
+from tests.tui.pilot_support import wait_until
+from tests.tui.review_support import build_review_workspace, review_app, settle
+from tests.tui.test_adjudication_screen import _team
+
+SIZE = (80, 24)
+SnapCompare = Callable[..., bool]
+
+
+def test_grade_screen_80x24(teaching_ws: Path, snap_compare: SnapCompare) -> None:
+    """The teaching query's first document, the scale on two lines, both bars
+    at 0 %, and ? help and q quit first in the footer."""
+
+    async def ready(pilot: Pilot[Any]) -> None:
+        await wait_ready(pilot)
+
+    assert snap_compare(create_app(teaching_ws, "alice"), terminal_size=SIZE, run_before=ready)
+
+
+def test_help_screen_80x24(teaching_ws: Path, snap_compare: SnapCompare) -> None:
+    """Help over the grade screen, its first keys."""
+
+    async def open_help(pilot: Pilot[Any]) -> None:
+        await wait_ready(pilot)
+        await pilot.press("question_mark")
+        await pilot.pause()
+
+    assert snap_compare(create_app(teaching_ws, "alice"), terminal_size=SIZE, run_before=open_help)
+
+
+@pytest.mark.parametrize("keys", [("a",), ("s",), ("a", "p")], ids=["audit", "scores", "pairs"])
+def test_review_screens_80x24(
+    tmp_path: Path, snap_compare: SnapCompare, keys: tuple[str, ...]
+) -> None:
+    """Audit: a narrow runs list, the summary, every query with its status and
+    key columns, the holes below. Scores: the run table's key columns, the
+    per-query table across the width (no histogram). Pairs: the dialog."""
+    app = review_app(build_review_workspace(tmp_path))
+
+    async def show(pilot: Pilot[Any]) -> None:
+        for key in keys:
+            await pilot.press(key)
+            await settle(pilot)
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=show)
+
+
+@pytest.mark.parametrize("key", ["D", "K", "f"], ids=["adjudicate", "agreement", "search"])
+def test_team_screens_80x24(
+    teaching_ws: Path, snap_compare: SnapCompare, key: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Adjudicate (carol: one unresolved disagreement, every grade with its
+    note and time), agreement (three pairs and all annotators), and the search
+    dialog on the teaching query's words."""
+    # the grades' times are on the adjudication screen: the same in every picture
+    monkeypatch.setattr(ledger, "now", lambda: "2026-01-02T03:04:05.000000Z")
+    _team(teaching_ws)
+    app = create_app(teaching_ws, "carol")
+
+    async def show(pilot: Pilot[Any]) -> None:
+        await wait_ready(pilot)
+        await pilot.press(key)
+        await wait_until(pilot, lambda: app.screen.id != "grade", "the screen")
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=show)
