@@ -41,10 +41,8 @@ it through the protocols of `judgepool.tui.hosts` and never import this module:
 - Grades written by other terminals and processes are taken in within half a
   second (`judgepool.tui.live`): into the session, the grade screen, and as
   `GradeSaved` announcements; ``f5`` re-reads the whole plan at once.
-- ``app.blind``: whether grading is blind (the workspace's setting, default
-  on): the grade screen then shows no other annotator's grade or note.
-- Quitting with a note typed for a document not yet graded asks first: ``q``
-  again quits and drops it.
+- ``app.blind``: grading blind (the workspace's setting, default on) shows no
+  other annotator's grade or note. ``q`` with a note waiting asks first.
 """
 
 from __future__ import annotations
