@@ -70,3 +70,10 @@ async def test_progress_bars_round_down(teaching_ws: Path) -> None:
         text = screen_text(app)
         assert " 66% 2 of 3 judged" in text
         assert "67%" not in text
+
+
+def test_a_lone_c1_control_stays_a_control_beside_repaired_mojibake() -> None:
+    # ftfy alone reads a lone 8-bit CSI as windows-1252 ('›'); the app must
+    # show it as the escape it is, and still repair the mojibake around it
+    text = "\x9b32mgreen companyâ\x80\x99s \x85 end"
+    assert readable(text) == "\x9b32mgreen company’s \x85 end"
