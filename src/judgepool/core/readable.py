@@ -22,13 +22,22 @@ _ENCODING_ONLY: Final = ftfy.TextFixerConfig(
     fix_character_width=False,
     fix_line_breaks=False,
     remove_control_chars=False,
+    fix_c1_controls=False,
     normalization=None,
-    explain=False,
+    explain=True,
 )
+# ftfy reads a C1 control character alone (an 8-bit CSI, ``\x9b``) as
+# Windows-1252 text decoded as Latin-1 and makes it ``›``: that would hide a
+# terminal escape the app must show as one. Such a repair is refused.
+_C1_AS_WINDOWS_1252: Final = [("encode", "latin-1"), ("decode", "windows-1252")]
 
 
 def readable(text: str) -> str:
     """``text`` with its mojibake repaired (the same string when there is none)."""
     if text.isascii():  # ASCII holds no mojibake: the common case costs nothing
         return text
-    return ftfy.fix_text(text, _ENCODING_ONLY)
+    fixed = ftfy.fix_and_explain(text, config=_ENCODING_ONLY)
+    steps = [tuple(step) for step in fixed.explanation or ()]
+    if any(steps[i : i + 2] == _C1_AS_WINDOWS_1252 for i in range(len(steps))):
+        return text
+    return fixed.text
