@@ -22,6 +22,9 @@ def test_readable_repairs_the_encoding_only() -> None:
     kept = "“quoted” &amp; \x1b[31mred"
     assert readable(kept) == kept
     assert readable("plain") == "plain"
+    # a C1 control alone is an 8-bit terminal escape, shown as one, not as "›"
+    assert readable("8-bit CSI \x9b32mgreen") == "8-bit CSI \x9b32mgreen"
+    assert readable("companyâ\x80\x99s and \x9b32m") == "company’s and \x9b32m"
 
 
 def test_progress_is_floored() -> None:

@@ -10,7 +10,6 @@ document says. The stored text is never changed: this is for display only.
 
 from __future__ import annotations
 
-import re
 from typing import Final
 
 import ftfy
@@ -23,25 +22,22 @@ _ENCODING_ONLY: Final = ftfy.TextFixerConfig(
     fix_character_width=False,
     fix_line_breaks=False,
     remove_control_chars=False,
+    fix_c1_controls=False,
     normalization=None,
-    explain=False,
+    explain=True,
 )
-
-
-# A C1 control that does not follow a character UTF-8 mojibake is made of (a
-# lead byte read as latin-1, U+00C2..U+00F4, or a continuation, U+0080..U+00BF)
-# cannot be part of mojibake: it is a control (an 8-bit CSI, \x9b), and the
-# app shows it as an escape. ftfy would "repair" it into the windows-1252
-# character it would be ('›'), so the text is fixed around it, piece by piece.
-_LONE_C1: Final = re.compile("(?<![\u00c2-\u00f4\u0080-\u00bf])([\u0080-\u009f])")
+# ftfy reads a C1 control character alone (an 8-bit CSI, ``\x9b``) as
+# Windows-1252 text decoded as Latin-1 and makes it ``›``: that would hide a
+# terminal escape the app must show as one. Such a repair is refused.
+_C1_AS_WINDOWS_1252: Final = [("encode", "latin-1"), ("decode", "windows-1252")]
 
 
 def readable(text: str) -> str:
     """``text`` with its mojibake repaired (the same string when there is none)."""
     if text.isascii():  # ASCII holds no mojibake: the common case costs nothing
         return text
-    pieces = _LONE_C1.split(text)  # odd indices: the lone controls, kept
-    return "".join(
-        piece if index % 2 else ftfy.fix_text(piece, _ENCODING_ONLY)
-        for index, piece in enumerate(pieces)
-    )
+    fixed = ftfy.fix_and_explain(text, config=_ENCODING_ONLY)
+    steps = [tuple(step) for step in fixed.explanation or ()]
+    if any(steps[i : i + 2] == _C1_AS_WINDOWS_1252 for i in range(len(steps))):
+        return text
+    return fixed.text
