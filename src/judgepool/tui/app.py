@@ -60,8 +60,11 @@ from judgepool.tui.messages import GradeSaved
 from judgepool.tui.readers import ReadConnections
 from judgepool.tui.screens.grade import GradeScreen
 from judgepool.tui.screens.help import HelpScreen
+from judgepool.tui.screens.sign_in import SignInScreen
 
 _SCREENS: Final = Binding.Group("screens")
+# The app's actions a served session may run before it has signed in.
+_BEFORE_SIGN_IN: Final = frozenset({"focus_next", "focus_previous", "quit", "bell"})
 SCREEN_TITLES: Final[dict[str, str]] = {
     "grade": "Grade",
     "audit": "Audit",
@@ -120,13 +123,21 @@ class JudgepoolApp(App[None]):
         self,
         workspace: Path,
         annotator: str,
-        session: GradingSession,
+        session: GradingSession | None,
         ws: Workspace | None = None,
+        *,
+        sign_in_first: bool = False,
     ) -> None:
         super().__init__()
         self.workspace = Path(workspace)
         self.annotator = annotator
-        self.session = session
+        # Served sessions (judgepool serve) open on the sign-in screen: until a
+        # name and token match there is no annotator and no plan, and the
+        # app's actions are refused (`check_action`).
+        self.signing_in = sign_in_first
+        if session is None and not sign_in_first:
+            raise ValueError("the app needs a grading plan unless it signs in first")
+        self.session: GradingSession = session  # type: ignore[assignment]
         # The app's one connection for its main thread (the grade screen reads
         # and writes on it); given by the caller when it read the plan on it.
         self.ws: Workspace = ws if ws is not None else open_workspace(self.workspace)
@@ -143,6 +154,27 @@ class JudgepoolApp(App[None]):
     # -- screens ----------------------------------------------------------------
 
     def on_mount(self) -> None:
+        if self.signing_in:
+            self.push_screen(SignInScreen(self.ws, self.workspace_label), self._signed_in)
+            return
+        self._open_grading()
+
+    def _signed_in(self, name: str | None) -> None:
+        """The sign-in screen matched ``name``: grade as them, as ``judgepool tui`` opens."""
+        if name is None:
+            return
+        self.annotator = name
+        self.session = read_session(self.ws, name)
+        self.signing_in = False
+        self._open_grading()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Before sign-in, only moving between the two fields and quitting."""
+        if self.signing_in and action not in _BEFORE_SIGN_IN:
+            return False
+        return super().check_action(action, parameters)
+
+    def _open_grading(self) -> None:
         self.install_screen(GradeScreen(self.session), "grade")
         self.push_screen("grade")
         if self.ws.read_only:
@@ -243,6 +275,8 @@ def create_app(
     annotator: str,
     session: GradingSession | None = None,
     ws: Workspace | None = None,
+    *,
+    sign_in_first: bool = False,
 ) -> JudgepoolApp:
     """The app on ``workspace`` for ``annotator``: the one factory the CLI and tests use.
     ``session``: the grading plan, when the caller has read it already (the
@@ -251,14 +285,16 @@ def create_app(
     calling thread: on a thread beside Textual's start-up, SQLite's handing
     back the interpreter lock on every row made it three to four times slower.
     ``ws``: the caller's open connection to the workspace, which the app takes
-    over (and closes); otherwise the app opens its own."""
+    over (and closes); otherwise the app opens its own. ``sign_in_first``: a
+    served session, which opens on the sign-in screen and grades as the name
+    signed in (``annotator`` is then unused until then)."""
     workspace = Path(workspace)
     if ws is None:
         ws = open_workspace(workspace)
     try:
-        if session is None:
+        if session is None and not sign_in_first:
             session = read_session(ws, annotator)
-        return JudgepoolApp(workspace, annotator, session, ws)
+        return JudgepoolApp(workspace, annotator, session, ws, sign_in_first=sign_in_first)
     except BaseException:
         ws.close()
         raise
