@@ -20,6 +20,7 @@ import click
 from judgepool.cli import main
 from judgepool.cli.lazy import LazyModule
 from judgepool.cli.params import AsciiInteger
+from judgepool.core.errors import InputError
 from judgepool.display import literal
 
 if TYPE_CHECKING:
@@ -86,6 +87,7 @@ def serve_command(workspace: str, host: str, port: int, public_url: str | None) 
     try:
         server.serve()
     except OSError as exc:
-        raise click.ClickException(
-            f"cannot listen on {host}:{port}: {exc.strerror or exc}"
+        # a port in use or not ours to take: bad input, said plainly (exit 2)
+        raise InputError(
+            f"cannot listen on {host}:{port}: {exc.strerror or exc}; choose another --port"
         ) from None
