@@ -7,7 +7,9 @@ Provides a command-line script (not a pytest test). The workspace is
 under ``.cache/``); each run grades a fresh copy. N annotators get tokens;
 N pages open at once, sign in, then grade round after round: in each round
 every session presses a grade key, then the script waits until every one
-shows its next document. It reports:
+shows its next document (``--pace 0``, the worst case: every key at the same
+instant), or each session at its own pace (``--pace S``: a random 0.5–1.5 × S
+seconds between a session's grades, as people reading do). It reports:
 
 - memory per session: RSS (and PSS, which shares libraries out fairly) of
   each session's app process, read from /proc once all are grading;
@@ -17,15 +19,19 @@ shows its next document. It reports:
   event in the page to the first websocket frame the page receives that
   shows another document's ID (both timed in the page, `performance.now`);
   p50 and p95 over every grade of every session (goal p95 ≤ 150 ms);
+- CPU per grade: the user and system time the session processes spent while
+  grading, divided by the grades (what a server's cores must give per grade);
 - lost grades: the ledger read afresh after the server stopped must hold
   every grade pressed, under the right name, in order.
 
-    .venv/bin/python tests/benchmarks/bench_serve.py [--sessions 10] [--grades 30]
+    .venv/bin/python tests/benchmarks/bench_serve.py [--sessions 10] [--grades 30] [--pace S]
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import random
 import re
 import shutil
 import sqlite3
@@ -95,6 +101,42 @@ def memory_mib(pid: int) -> tuple[float, float]:
     return values["Rss"], values["Pss"]
 
 
+def cpu_seconds(pid: int) -> float:
+    """User and system CPU time of ``pid`` so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def grade_all(sessions: list[BrowserSession], grades: int, pace: float) -> None:
+    """Every session grades ``grades`` documents, each key once the previous
+    grade's next document has arrived. ``pace`` 0: in lockstep (every session
+    presses at the same instant, then all wait: the worst case); otherwise each
+    session waits a random 0.5–1.5 × ``pace`` seconds before its next key, as
+    people reading a document do."""
+    rng = random.Random(11)
+    done = [0] * len(sessions)
+    waiting: list[int | None] = [None] * len(sessions)  # the mark a grade waits after
+    due = [time.monotonic() + rng.uniform(0, pace) for _ in sessions]
+    while min(done) < grades or any(mark is not None for mark in waiting):
+        now = time.monotonic()
+        for i, session in enumerate(sessions):
+            mark = waiting[i]
+            if mark is not None:
+                if session.received.find(f"{done[i]} judged this session".encode(), mark) < 0:
+                    continue
+                waiting[i] = None
+                due[i] = now + rng.uniform(0.5, 1.5) * pace
+        if pace == 0 and any(mark is not None for mark in waiting):
+            sessions[0].page.wait_for_timeout(5)
+            continue
+        for i, session in enumerate(sessions):
+            if waiting[i] is None and done[i] < grades and due[i] <= now:
+                waiting[i] = session.mark()
+                done[i] += 1
+                session.press(str((done[i] + i) % 4))
+        sessions[0].page.wait_for_timeout(5)
+
+
 def latencies(record: dict[str, Any], first_key: int) -> list[float]:
     """For each keydown from ``first_key`` on: ms until a frame shows another document."""
     frames = record["frames"]
@@ -124,7 +166,7 @@ def first_frame_with(record: dict[str, Any], text: str, after: float = 0.0) -> f
     return next(t for t, data in record["frames"] if t > after and text in data)
 
 
-def run(sessions: int, grades: int, workdir: Path) -> None:
+def run(sessions: int, grades: int, pace: float, workdir: Path) -> None:
     from playwright.sync_api import sync_playwright
 
     cached = build_workspace(workdir / "app-bench-100k.sqlite")
@@ -151,12 +193,11 @@ def run(sessions: int, grades: int, workdir: Path) -> None:
                 page.press("Enter")
             for page in pages.values():
                 page.wait_for("0 judged this session", timeout=300)
-            rss = [memory_mib(pid) for pid in session_processes(workspace)]
-            for count in range(1, grades + 1):
-                for i, page in enumerate(pages.values()):
-                    page.press(str((count + i) % 4))
-                for page in pages.values():
-                    page.wait_for(f"{count} judged this session", timeout=120)
+            processes = session_processes(workspace)
+            rss = [memory_mib(pid) for pid in processes]
+            cpu_before = sum(cpu_seconds(pid) for pid in processes)
+            grade_all(list(pages.values()), grades, pace)
+            cpu = sum(cpu_seconds(pid) for pid in processes) - cpu_before
             records = {name: page.page.evaluate("window.__jp") for name, page in pages.items()}
             browser.close()
         conn = sqlite3.connect(workspace)
@@ -179,7 +220,8 @@ def run(sessions: int, grades: int, workdir: Path) -> None:
         expected = [(count + i) % 4 for count in range(1, grades + 1)]
         lost += max(0, len(expected) - len(theirs))
         wrong += sum(a != b for a, b in zip(theirs, expected, strict=False))
-    print(f"{sessions} sessions × {grades} grades on {cached.name}")
+    mode = "in lockstep" if pace == 0 else f"each a grade every 0.5–1.5 × {pace:g} s"
+    print(f"{sessions} sessions × {grades} grades on {cached.name}, {mode}")
     print(
         "memory per session process: RSS median "
         f"{statistics.median(r for r, _ in rss):.0f} MiB (max {max(r for r, _ in rss):.0f}), "
@@ -198,6 +240,7 @@ def run(sessions: int, grades: int, workdir: Path) -> None:
         f"p50 {percentile(keys, 50):.0f} ms, p95 {percentile(keys, 95):.0f} ms, "
         f"max {max(keys):.0f} ms (goal p95 ≤ 150 ms)"
     )
+    print(f"CPU of the session processes per grade: {cpu / (sessions * grades) * 1000:.0f} ms")
     print(f"grades in the ledger: {len(events)} of {sessions * grades}; lost {lost}, wrong {wrong}")
 
 
@@ -205,11 +248,17 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sessions", type=int, default=10)
     parser.add_argument("--grades", type=int, default=30)
+    parser.add_argument(
+        "--pace",
+        type=float,
+        default=0.0,
+        help="seconds between a session's grades (randomised ±50%%); 0: all in lockstep",
+    )
     parser.add_argument("--workdir", type=Path, default=CACHE)
     args = parser.parse_args()
     args.workdir.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()
-    run(args.sessions, args.grades, args.workdir)
+    run(args.sessions, args.grades, args.pace, args.workdir)
     print(f"(benchmark took {time.perf_counter() - started:.0f} s)")
 
 
