@@ -227,7 +227,6 @@ def run(sessions: int, grades: int, pace: float, workdir: Path) -> None:
                 page.focus()
                 page.type(name)
                 page.press("Tab")
-                page.page.wait_for_timeout(300)
                 page.type(tokens[name])
             for page in pages.values():
                 page.press("Enter")

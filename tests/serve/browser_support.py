@@ -155,10 +155,6 @@ class BrowserSession:
         self.focus()
         self.type(name)
         self.press("Tab")
-        # Keys typed in the same instant as Tab can reach the name field before
-        # the focus has moved (Textual moves it in a message of its own): a
-        # person's pause, not a race the test should run.
-        self.page.wait_for_timeout(300)
         self.type(token)
         mark = self.mark()
         self.press("Enter")

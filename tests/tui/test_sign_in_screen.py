@@ -106,3 +106,22 @@ async def test_the_signed_in_name_grades_not_the_local_login(teaching_ws: Path) 
     finally:
         conn_ws.close()
     assert rows == [("bob", 3)]
+
+
+async def test_the_sign_in_and_grade_screens_fit_common_browser_sizes(teaching_ws: Path) -> None:
+    # Terminal sizes textual-serve gives at 16 px: a small laptop (1024×768),
+    # 1366×768, 1920×1080; and the 80×24 of a narrow window.
+    token = issue(teaching_ws, "alice")
+    for size in ((80, 24), (106, 38), (142, 38), (200, 54)):
+        app = create_app(teaching_ws, "", sign_in_first=True)
+        async with app.run_test(size=size) as pilot:
+            await wait_until(pilot, lambda app=app: isinstance(app.screen, SignInScreen), "sign-in")
+            width, height = size
+            for field in app.screen.query(Input):
+                region = field.region
+                assert region.width >= 30 and region.right <= width and region.bottom <= height
+            await pilot.press(*"alice", "tab", *token, "enter")
+            screen = await wait_ready(pilot)
+            current = screen.session.current
+            assert current is not None
+            assert current[1] in screen_text(app), size

@@ -15,6 +15,7 @@ from typing import ClassVar, Final
 
 from rich.text import Text
 from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import Input, Label, Static
@@ -28,6 +29,15 @@ FAILURE_PAUSE: Final = 1.0
 
 class SignInScreen(Screen[str]):
     """Name and token; dismissed with the name once they match."""
+
+    # Priority bindings run before the key reaches the focused field, and the
+    # action moves the focus at once, so keys typed right after Tab go to the
+    # other field: with Textual's own Tab, they could still reach the name
+    # field (a name "alice5aL" and a token three characters short).
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("tab", "other_field", "next field", show=False, priority=True),
+        Binding("shift+tab", "other_field", "previous field", show=False, priority=True),
+    ]
 
     DEFAULT_CSS: ClassVar[str] = """
     SignInScreen {
@@ -66,15 +76,23 @@ class SignInScreen(Screen[str]):
     def on_mount(self) -> None:
         self.query_one("#sign-in-name", Input).focus()
 
+    def action_other_field(self) -> None:
+        """Tab and shift+Tab: from one field to the other (there are two)."""
+        name = self.query_one("#sign-in-name", Input)
+        token = self.query_one("#sign-in-token", Input)
+        # set_focus at once: Widget.focus() waits for the next turn of the
+        # loop, and keys typed right after Tab would still reach this field
+        self.set_focus(token if self.focused is name else name)
+
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
         name = self.query_one("#sign-in-name", Input)
         token = self.query_one("#sign-in-token", Input)
         if event.input is name and not token.value:
-            token.focus()
+            self.set_focus(token)
             return
         if not name.value:
-            name.focus()
+            self.set_focus(name)
             return
         self.attempt(name.value, token.value)
 
