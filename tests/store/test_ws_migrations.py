@@ -58,7 +58,7 @@ def test_history_makes_the_recorded_schema(version: int) -> None:
     assert logged == [m.name for m in MIGRATIONS[:version]]
 
 
-def test_a_new_workspace_adds_only_search_assignments_and_pool_finds_to_the_recorded_schema(
+def test_a_new_workspace_adds_only_search_assignments_pool_finds_and_sign_in_to_the_recorded_schema(
     tmp_path: Path,
 ) -> None:
     path = tmp_path / "new.sqlite"
@@ -74,6 +74,7 @@ def test_a_new_workspace_adds_only_search_assignments_and_pool_finds_to_the_reco
         "documents_fts_config", "documents_ai", "documents_ad", "documents_au",
         "assignments", "assigned_items", "judgment_events_model", "judgment_events_timed",
         "current_judgments_annotator", "pool_finds",
+        "sign_in_tokens", "sign_in_failures", "sign_in_failures_at",
     }  # fmt: skip
 
 

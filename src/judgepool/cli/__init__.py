@@ -37,7 +37,7 @@ COMMAND_MODULES: dict[str, str] = {
     "pool": "workspace",
     "export": "workspace",
     "evaluations": "workspace_reports",
-    "annotators": "workspace_reports",
+    "annotators": "annotators",
     "disagreements": "workspace_reports",
     "agreement": "agreement",
     "assign": "team",
@@ -46,6 +46,7 @@ COMMAND_MODULES: dict[str, str] = {
     "settings": "team",
     "demo": "app",
     "tui": "app",
+    "serve": "serve",
 }
 
 

@@ -27,9 +27,12 @@ else:
 ANNOTATOR_HELP = "Who is grading (default: the login name)."
 
 
-def _run_app(workspace: Path, annotator: str | None) -> None:
+def _run_app(workspace: Path, annotator: str | None, *, sign_in_first: bool = False) -> None:
     from judgepool.tui.grading import read_session
 
+    if sign_in_first:
+        _run_signed_in_session(workspace)
+        return
     who = annotator or workspaces.default_annotator()
     # Refused before the app starts, not at each grade: control characters,
     # or a name that would pass for provenance (import:..., model:...).
@@ -44,6 +47,23 @@ def _run_app(workspace: Path, annotator: str | None) -> None:
         from judgepool.tui.app import create_app
 
         app = create_app(workspace, who, session, ws)
+    except BaseException:
+        ws.close()
+        raise
+    try:
+        app.run()
+    finally:
+        app.close_workspace()
+
+
+def _run_signed_in_session(workspace: Path) -> None:
+    """A served session: the app opens on the sign-in screen, with no plan yet
+    (it is read for the name that signs in)."""
+    ws = workspaces.open_workspace(workspace)
+    try:
+        from judgepool.tui.app import create_app
+
+        app = create_app(workspace, "", None, ws, sign_in_first=True)
     except BaseException:
         ws.close()
         raise
@@ -69,7 +89,10 @@ def demo(annotator: str | None) -> None:
 @main.command()
 @click.argument("workspace", required=False)
 @click.option("--annotator", metavar="NAME", help=ANNOTATOR_HELP)
-def tui(workspace: str | None, annotator: str | None) -> None:
+# What `judgepool serve` runs for each browser session: the app opens on the
+# sign-in screen and grades as the name signed in (--annotator is ignored).
+@click.option("--signed-in-session", "sign_in_first", is_flag=True, hidden=True)
+def tui(workspace: str | None, annotator: str | None, sign_in_first: bool) -> None:
     """Open the app on WORKSPACE (default: the demo workspace).
 
     A bare name (no slash, no suffix) means workspaces/NAME.sqlite.
@@ -80,4 +103,4 @@ def tui(workspace: str | None, annotator: str | None) -> None:
         path = ensure_demo_workspace()
     else:
         path = workspaces.resolve_workspace_path(workspace)
-    _run_app(path, annotator)
+    _run_app(path, annotator, sign_in_first=sign_in_first)

@@ -1,7 +1,7 @@
 """The workspace commands that list what it holds: ``evaluations`` (stored
-scores, and whether each is still current), ``annotators`` (with their roles,
-which it can also set) and ``disagreements`` (with counts, each grade's time
-and note, filtered by ``--unresolved`` and ``--min-gap``).
+scores, and whether each is still current) and ``disagreements`` (with
+counts, each grade's time and note, filtered by ``--unresolved`` and
+``--min-gap``). ``annotators`` is `judgepool.cli.annotators`.
 
 Text from data (IDs, names) is printed through `judgepool.display.literal`.
 """
@@ -21,13 +21,12 @@ from judgepool.display import literal
 # The services load SQLite and sqlite-utils: imported when a command runs.
 if TYPE_CHECKING:
     from judgepool.services import disagreements as disagreement_list
-    from judgepool.services import evaluations, judging
+    from judgepool.services import evaluations
     from judgepool.services import workspace as workspaces
     from judgepool.services.disagreements import ListedDisagreement
 else:
     disagreement_list = LazyModule("judgepool.services.disagreements")
     evaluations = LazyModule("judgepool.services.evaluations")
-    judging = LazyModule("judgepool.services.judging")
     workspaces = LazyModule("judgepool.services.workspace")
 
 
@@ -86,39 +85,6 @@ def evaluations_command(workspace: str, fmt: str) -> None:
             f"consensus {item.consensus}  qrels {item.qrels_digest[:12]} ({state})"
         )
         click.echo(f"    {literal(item.contract.describe())}")
-
-
-@main.command("annotators")
-@click.argument("workspace")
-@click.option(
-    "--adjudicator",
-    "adjudicators",
-    multiple=True,
-    metavar="NAME",
-    help="Record NAME, an annotator of the workspace, as an adjudicator: their grade settles "
-    "disagreements under the adjudicated consensus. Repeatable.",
-)
-@click.option(
-    "--not-adjudicator",
-    "revoked",
-    multiple=True,
-    metavar="NAME",
-    help="Take the adjudicator role from NAME. Repeatable.",
-)
-def annotators_command(
-    workspace: str, adjudicators: tuple[str, ...], revoked: tuple[str, ...]
-) -> None:
-    """List WORKSPACE's annotators (role, events, graded items); set adjudicators."""
-    with workspaces.open_workspace(workspace) as ws:
-        if adjudicators or revoked:
-            judging.set_adjudicators(ws, grant=adjudicators, revoke=revoked)
-        listed = judging.list_annotators(ws)
-    for annotator in listed:
-        role = "adjudicator" if annotator.adjudicator else "annotator"
-        click.echo(
-            f"{literal(annotator.name)}\t{role}\t{annotator.events} events\t"
-            f"{annotator.graded} graded"
-        )
 
 
 @main.command("disagreements")

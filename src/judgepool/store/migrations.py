@@ -280,6 +280,24 @@ def _v6_pool_finds(db: Database) -> None:
     )
 
 
+def _v7_sign_in(db: Database) -> None:
+    # Served sessions (judgepool serve) sign in with a name and a token; only
+    # the token's salted hash is kept, and revoking it keeps the row, dated.
+    db.table("sign_in_tokens").create(
+        {"name": str, "salt": bytes, "hash": bytes, "created_at": str, "revoked_at": str},
+        pk="name",
+        not_null={"name", "salt", "hash", "created_at"},
+    )
+    # Every failed sign-in, for the log and the rate limit (each browser
+    # session is a process of its own: the limit must be shared, so on disk).
+    db.table("sign_in_failures").create(
+        {"id": int, "name": str, "at": float, "at_text": str, "reason": str},
+        pk="id",
+        not_null={"name", "at", "at_text", "reason"},
+    )
+    db.execute("CREATE INDEX sign_in_failures_at ON sign_in_failures (at)")
+
+
 @dataclass(frozen=True)
 class Migration:
     """One step of the schema: the version it makes, a name (the one recorded
@@ -327,5 +345,11 @@ MIGRATIONS: Final[tuple[Migration, ...]] = (
         "0006_pool_finds",
         "documents added to a pool by a person (found by search), with who and the words",
         _v6_pool_finds,
+    ),
+    Migration(
+        7,
+        "0007_sign_in",
+        "sign-in tokens (salted hashes) and failed sign-ins, for served sessions",
+        _v7_sign_in,
     ),
 )

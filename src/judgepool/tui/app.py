@@ -16,14 +16,10 @@ it through the protocols of `judgepool.tui.hosts` and never import this module:
   reason; nothing is written.
 - ``app.contract`` a reactive `Contract` (from the workspace's default): a
   screen sets it to change the contract and follows it with ``self.watch``.
-- Screens are installed by name: ``"grade"`` at start, ``"help"``,
-  ``"audit"`` and ``"scores"`` through Textual's ``SCREENS``, created when
-  first shown; the audit and scores modules are imported only then, which
-  keeps them out of start-up; likewise ``"adjudicate"`` (key ``D``, only for
-  an annotator marked adjudicator; anyone else is told why) and
-  ``"agreement"`` (key ``K``). Keys ``g`` ``a`` ``s`` switch to them, ``?``
-  opens help, ``q`` quits, ``ctrl+p`` opens the command palette, which lists
-  the app's actions and every action bound on the current screen.
+- Screens by name: ``"grade"`` at start; ``"help"``, ``"audit"``, ``"scores"``,
+  ``"adjudicate"`` (``D``, adjudicators only) and ``"agreement"`` (``K``)
+  through Textual's ``SCREENS``, imported and created when first shown (out
+  of start-up). ``ctrl+p``: the palette (`judgepool.tui.palette`).
 - ``app.queue_for_grading(query_id, doc_id)`` shows that document on the grade
   screen at once; after it is graded, grading returns to where it was.
   ``app.queue_holes(holes)`` does the same for a run's holes in order: after
@@ -50,13 +46,11 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Iterable, Sequence
-from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
-from textual.markup import escape
 from textual.reactive import var
 from textual.screen import ModalScreen, Screen
 from textual.signal import Signal
@@ -74,14 +68,18 @@ from judgepool.services.workspace import (
 from judgepool.tui.grading import GradingSession, read_session
 from judgepool.tui.live import LiveRefresh
 from judgepool.tui.messages import GradeSaved
+from judgepool.tui.palette import app_commands
 from judgepool.tui.readers import ReadConnections
 from judgepool.tui.screens.grade import GradeScreen
 from judgepool.tui.screens.help import HelpScreen
+from judgepool.tui.screens.sign_in import SignInScreen
 
 if TYPE_CHECKING:
     from judgepool.services.review import Scoreboard
 
 _SCREENS: Final = Binding.Group("screens")
+# The app's actions a served session may run before it has signed in.
+_BEFORE_SIGN_IN: Final = frozenset({"focus_next", "focus_previous", "quit", "bell"})
 SCREEN_TITLES: Final[dict[str, str]] = {
     "grade": "Grade",
     "audit": "Audit",
@@ -176,13 +174,21 @@ class JudgepoolApp(App[None]):
         self,
         workspace: Path,
         annotator: str,
-        session: GradingSession,
+        session: GradingSession | None,
         ws: Workspace | None = None,
+        *,
+        sign_in_first: bool = False,
     ) -> None:
         super().__init__()
         self.workspace = Path(workspace)
         self.annotator = annotator
-        self.session = session
+        # Served sessions (judgepool serve) open on the sign-in screen: until a
+        # name and token match there is no annotator and no plan, and the
+        # app's actions are refused (`check_action`).
+        self.signing_in = sign_in_first
+        if session is None and not sign_in_first:
+            raise ValueError("the app needs a grading plan unless it signs in first")
+        self.session: GradingSession = session  # type: ignore[assignment]
         # The app's one connection for its main thread (the grade screen reads
         # and writes on it); given by the caller when it read the plan on it.
         self.ws: Workspace = ws if ws is not None else open_workspace(self.workspace)
@@ -202,6 +208,27 @@ class JudgepoolApp(App[None]):
     # -- screens ----------------------------------------------------------------
 
     def on_mount(self) -> None:
+        if self.signing_in:
+            self.push_screen(SignInScreen(self.ws, self.workspace_label), self._signed_in)
+            return
+        self._open_grading()
+
+    def _signed_in(self, name: str | None) -> None:
+        """The sign-in screen matched ``name``: grade as them, as ``judgepool tui`` opens."""
+        if name is None:
+            return
+        self.annotator = name
+        self.session = read_session(self.ws, name)
+        self.signing_in = False
+        self._open_grading()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Before sign-in, only moving between the two fields and quitting."""
+        if self.signing_in and action not in _BEFORE_SIGN_IN:
+            return False
+        return super().check_action(action, parameters)
+
+    def _open_grading(self) -> None:
         self.install_screen(GradeScreen(self.session), "grade")
         self.push_screen("grade")
         self.live.start()
@@ -335,43 +362,11 @@ class JudgepoolApp(App[None]):
     # -- command palette ----------------------------------------------------------
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
-        for name, title in SCREEN_TITLES.items():
-            yield SystemCommand(
-                f"{title} screen",
-                f"Show the {name} screen (key {name[0]})",
-                partial(self.action_show_screen, name),
-            )
-        yield SystemCommand(
-            "Adjudicate", "Settle the disagreements (key D)", self.action_adjudicate
-        )
-        yield SystemCommand(
-            "Agreement screen",
-            "Agreement between annotators (key K)",
-            partial(self.action_show_screen, "agreement"),
-        )
-        yield SystemCommand("Help: keys", "List every key (key ?)", self.action_help)
-        yield from _binding_commands(self, screen)
+        yield from app_commands(
+            self, screen, SCREEN_TITLES, self.action_show_screen, self.action_adjudicate,
+            self.action_help,
+        )  # fmt: skip
         yield from super().get_system_commands(screen)
-
-
-def _binding_commands(app: App[Any], screen: Screen[Any]) -> Iterable[SystemCommand]:
-    """A command for every action bound on the screen (and its widgets), so the
-    palette reaches everything a key does."""
-    seen: set[tuple[int, str]] = set()
-    for active in screen.active_bindings.values():
-        node, binding = active.node, active.binding
-        if node is app or not active.enabled:
-            continue
-        if (id(node), binding.action) in seen:
-            continue
-        seen.add((id(node), binding.action))
-        title = binding.tooltip or binding.description or binding.action
-        key = binding.key_display or app.get_key_display(binding)
-        yield SystemCommand(
-            escape(title),
-            escape(f"key {key}"),
-            partial(app.run_action, binding.action, node),
-        )
 
 
 def create_app(
@@ -379,6 +374,8 @@ def create_app(
     annotator: str,
     session: GradingSession | None = None,
     ws: Workspace | None = None,
+    *,
+    sign_in_first: bool = False,
 ) -> JudgepoolApp:
     """The app on ``workspace`` for ``annotator``: the one factory the CLI and tests use.
     ``session``: the grading plan, when the caller has read it already (the
@@ -387,14 +384,16 @@ def create_app(
     calling thread: on a thread beside Textual's start-up, SQLite's handing
     back the interpreter lock on every row made it three to four times slower.
     ``ws``: the caller's open connection to the workspace, which the app takes
-    over (and closes); otherwise the app opens its own."""
+    over (and closes); otherwise the app opens its own. ``sign_in_first``: a
+    served session, which opens on the sign-in screen and grades as the name
+    signed in (``annotator`` is then unused until then)."""
     workspace = Path(workspace)
     if ws is None:
         ws = open_workspace(workspace)
     try:
-        if session is None:
+        if session is None and not sign_in_first:
             session = read_session(ws, annotator)
-        return JudgepoolApp(workspace, annotator, session, ws)
+        return JudgepoolApp(workspace, annotator, session, ws, sign_in_first=sign_in_first)
     except BaseException:
         ws.close()
         raise

@@ -105,7 +105,8 @@ class AuditScreen(ReviewScreen):
         Binding(
             "c", "edit_contract", "contract", tooltip="Change the contract; everything recomputes"
         ),
-        Binding("f5", "recompute", "re-audit", tooltip="Audit and score the run again"),
+        # R too: a browser (judgepool serve) takes F5 to reload the page
+        Binding("f5,R", "recompute", "re-audit", tooltip="Audit and score the run again"),
     ]
 
     def __init__(self) -> None:

@@ -80,7 +80,8 @@ class ScoresScreen(ReviewScreen):
         Binding(
             "c", "edit_contract", "contract", tooltip="Change the contract; everything recomputes"
         ),
-        Binding("f5", "recompute", "recompute", tooltip="Score every run again"),
+        # R too: a browser (judgepool serve) takes F5 to reload the page
+        Binding("f5,R", "recompute", "recompute", tooltip="Score every run again"),
     ]
 
     def __init__(self) -> None:

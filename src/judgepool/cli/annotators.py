@@ -1,0 +1,136 @@
+"""``judgepool annotators``: list a workspace's annotators and set their roles;
+``annotators WS add NAME`` issues a sign-in token for served sessions
+(`judgepool serve`), ``annotators WS revoke NAME`` ends it, and
+``annotators WS sign-ins`` lists the failed sign-ins.
+
+``annotators WS [--adjudicator NAME] [--not-adjudicator NAME]`` works as it
+always did: the subcommands are recognised only right after the workspace.
+Text from data (names) is printed through `judgepool.display.literal`; a
+token is printed alone on the last line, so a script can take it with
+``tail -n 1``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import click
+
+from judgepool.cli import main
+from judgepool.cli.lazy import LazyModule
+from judgepool.cli.params import AsciiInteger
+from judgepool.display import literal
+
+# The services load SQLite and sqlite-utils: imported when a command runs.
+if TYPE_CHECKING:
+    from judgepool.services import judging, sign_in
+    from judgepool.services import workspace as workspaces
+else:
+    judging = LazyModule("judgepool.services.judging")
+    sign_in = LazyModule("judgepool.services.sign_in")
+    workspaces = LazyModule("judgepool.services.workspace")
+
+
+class _AnnotatorsGroup(click.Group):
+    """A group whose subcommands come right after the workspace, while the
+    listing keeps taking its options anywhere (``annotators WS --adjudicator
+    NAME``), as before the subcommands existed."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        ctx.allow_interspersed_args = not (len(args) > 1 and args[1] in self.commands)
+        return super().parse_args(ctx, args)
+
+
+@main.group("annotators", cls=_AnnotatorsGroup, invoke_without_command=True)
+@click.argument("workspace")
+@click.option(
+    "--adjudicator",
+    "adjudicators",
+    multiple=True,
+    metavar="NAME",
+    help="Record NAME, an annotator of the workspace, as an adjudicator: their grade settles "
+    "disagreements under the adjudicated consensus. Repeatable.",
+)
+@click.option(
+    "--not-adjudicator",
+    "revoked",
+    multiple=True,
+    metavar="NAME",
+    help="Take the adjudicator role from NAME. Repeatable.",
+)
+@click.pass_context
+def annotators_command(
+    ctx: click.Context, workspace: str, adjudicators: tuple[str, ...], revoked: tuple[str, ...]
+) -> None:
+    """List WORKSPACE's annotators (role, events, graded items); set adjudicators.
+
+    With 'add NAME' or 'revoke NAME' after WORKSPACE: issue or end NAME's
+    sign-in token for 'judgepool serve'; with 'sign-ins': the failed sign-ins.
+    """
+    ctx.obj = workspace
+    if ctx.invoked_subcommand is not None:
+        return
+    with workspaces.open_workspace(workspace) as ws:
+        if adjudicators or revoked:
+            judging.set_adjudicators(ws, grant=adjudicators, revoke=revoked)
+        listed = judging.list_annotators(ws)
+    for annotator in listed:
+        role = "adjudicator" if annotator.adjudicator else "annotator"
+        click.echo(
+            f"{literal(annotator.name)}\t{role}\t{annotator.events} events\t"
+            f"{annotator.graded} graded"
+        )
+
+
+@annotators_command.command("add")
+@click.argument("name")
+@click.option("--adjudicator", is_flag=True, help="NAME is also an adjudicator.")
+@click.pass_obj
+def add_command(workspace: str, name: str, adjudicator: bool) -> None:
+    """Add NAME, who may sign in to 'judgepool serve'; print their token once.
+
+    Only a salted hash of the token is kept: hand it to NAME now. The token
+    is alone on the last line of the output.
+    """
+    with workspaces.open_workspace(workspace) as ws:
+        token = sign_in.add_annotator(ws, name, adjudicator=adjudicator)
+    role = "adjudicator" if adjudicator else "annotator"
+    click.echo(
+        f"added {literal(name)} ({role}); their sign-in token is below. It is shown only "
+        "this once (the workspace keeps a salted hash): hand it to them now."
+    )
+    click.echo(token)
+
+
+@annotators_command.command("revoke")
+@click.argument("name")
+@click.pass_obj
+def revoke_command(workspace: str, name: str) -> None:
+    """End NAME's sign-in token (their grades stay; sessions signed in go on)."""
+    with workspaces.open_workspace(workspace) as ws:
+        sign_in.revoke(ws, name)
+    click.echo(
+        f"revoked {literal(name)}'s sign-in token; "
+        "'judgepool annotators WS add NAME' issues a new one"
+    )
+
+
+@annotators_command.command("sign-ins")
+@click.option(
+    "--limit",
+    type=AsciiInteger(1, 100_000),
+    default=50,
+    show_default=True,
+    metavar="N",
+    help="How many of the latest failed sign-ins to list.",
+)
+@click.pass_obj
+def sign_ins_command(workspace: str, limit: int) -> None:
+    """List the latest failed sign-ins to served sessions, newest first."""
+    with workspaces.open_workspace(workspace) as ws:
+        failures = sign_in.recent_failures(ws, limit)
+    if not failures:
+        click.echo("no failed sign-ins")
+        return
+    for failure in failures:
+        click.echo(f"{failure.at_text}\t{literal(failure.name)}\t{failure.reason}")

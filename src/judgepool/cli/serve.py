@@ -1,0 +1,93 @@
+"""``judgepool serve``: the app in browsers, through textual-serve.
+
+textual-serve runs one command per browser session and relays the terminal
+over a websocket; here that command is ``judgepool tui WS
+--signed-in-session``, so every session opens on the sign-in screen and
+grades as the name that signs in (tokens: ``judgepool annotators WS add``).
+The workspace is checked before anything listens: it must exist, be
+writable (grades and the log of failed sign-ins are written), and someone
+should be able to sign in.
+"""
+
+from __future__ import annotations
+
+import shlex
+import sys
+from typing import TYPE_CHECKING
+
+import click
+
+from judgepool.cli import main
+from judgepool.cli.lazy import LazyModule
+from judgepool.cli.params import AsciiInteger
+from judgepool.core.errors import InputError
+from judgepool.display import literal
+
+if TYPE_CHECKING:
+    from judgepool.services import sign_in
+    from judgepool.services import workspace as workspaces
+else:
+    sign_in = LazyModule("judgepool.services.sign_in")
+    workspaces = LazyModule("judgepool.services.workspace")
+
+
+def session_command(workspace: str) -> str:
+    """The shell command textual-serve runs for each browser session."""
+    return shlex.join([sys.executable, "-m", "judgepool", "tui", workspace, "--signed-in-session"])
+
+
+@main.command("serve")
+@click.argument("workspace")
+@click.option(
+    "--host",
+    default="127.0.0.1",
+    show_default=True,
+    help="The address to listen on. Keep the default behind a reverse proxy (see the README).",
+)
+@click.option(
+    "--port", type=AsciiInteger(1, 65535), default=8000, show_default=True, metavar="PORT"
+)
+@click.option(
+    "--public-url",
+    metavar="URL",
+    help="The address browsers use, e.g. https://grading.example.org behind a TLS proxy "
+    "(an https URL makes the page connect with wss).",
+)
+def serve_command(workspace: str, host: str, port: int, public_url: str | None) -> None:
+    """Serve the app on WORKSPACE to browsers; each session signs in first.
+
+    Each browser session runs the app in a process of its own and grades
+    into WORKSPACE under the name signed in. Add annotators with
+    'judgepool annotators WS add NAME'; stop the server with Ctrl+C.
+    """
+    if public_url is not None and not public_url.startswith(("http://", "https://")):
+        raise click.BadParameter("must start with http:// or https://", param_hint="--public-url")
+    with workspaces.open_workspace(workspace, to_write=True) as ws:
+        path = ws.path.resolve()
+        names = sign_in.who_can_sign_in(ws)
+    if not names:
+        click.echo(
+            "judgepool: nobody can sign in yet; add annotators with: "
+            f"judgepool annotators {literal(str(path))} add NAME",
+            err=True,
+        )
+    try:
+        from textual_serve.server import Server
+    except ImportError:
+        raise click.ClickException(
+            "textual-serve is not installed; install judgepool again (pip install -e .)"
+        ) from None
+    server = Server(
+        session_command(str(path)),
+        host=host,
+        port=port,
+        title=f"judgepool · {path.name}",
+        public_url=public_url.rstrip("/") if public_url else None,
+    )
+    try:
+        server.serve()
+    except OSError as exc:
+        # a port in use or not ours to take: bad input, said plainly (exit 2)
+        raise InputError(
+            f"cannot listen on {host}:{port}: {exc.strerror or exc}; choose another --port"
+        ) from None

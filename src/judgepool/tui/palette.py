@@ -1,0 +1,55 @@
+"""The command palette's commands (``ctrl+p``): the app's screens and actions,
+and every action bound on the current screen, so the palette reaches
+everything a key does."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from functools import partial
+from typing import Any
+
+from rich.markup import escape
+from textual.app import App, SystemCommand
+from textual.screen import Screen
+
+
+def app_commands(
+    app: App[Any],
+    screen: Screen[Any],
+    titles: Mapping[str, str],
+    show_screen: Callable[[str], None],
+    adjudicate: Callable[[], None],
+    show_help: Callable[[], None],
+) -> Iterable[SystemCommand]:
+    """The screens by title, adjudication, agreement, help, then the screen's keys."""
+    for name, title in titles.items():
+        yield SystemCommand(
+            f"{title} screen", f"Show the {name} screen (key {name[0]})", partial(show_screen, name)
+        )
+    yield SystemCommand("Adjudicate", "Settle the disagreements (key D)", adjudicate)
+    yield SystemCommand(
+        "Agreement screen",
+        "Agreement between annotators (key K)",
+        partial(show_screen, "agreement"),
+    )
+    yield SystemCommand("Help: keys", "List every key (key ?)", show_help)
+    yield from _binding_commands(app, screen)
+
+
+def _binding_commands(app: App[Any], screen: Screen[Any]) -> Iterable[SystemCommand]:
+    """A command for every action bound on the screen (and its widgets)."""
+    seen: set[tuple[int, str]] = set()
+    for active in screen.active_bindings.values():
+        node, binding = active.node, active.binding
+        if node is app or not active.enabled:
+            continue
+        if (id(node), binding.action) in seen:
+            continue
+        seen.add((id(node), binding.action))
+        title = binding.tooltip or binding.description or binding.action
+        key = binding.key_display or app.get_key_display(binding)
+        # titles and keys are ours, but escaped all the same: a tooltip may
+        # quote a key like [ that Rich would read as markup
+        yield SystemCommand(
+            escape(title), escape(f"key {key}"), partial(app.run_action, binding.action, node)
+        )

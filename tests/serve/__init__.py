@@ -1,0 +1,1 @@
+"""Tests of judgepool serve: sign-in, tokens, and the app in a real browser."""
