@@ -37,6 +37,7 @@ BROWSER_KEYS: Final = frozenset(
 # Bound to a browser key, and reachable without it all the same.
 ELSEWHERE: Final = {
     ("ContractDialog", "apply"): "Enter in a field, or the Apply button",
+    ("ContractDialog", "save_default"): "the Save as default button",
 }
 
 

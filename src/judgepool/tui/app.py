@@ -159,7 +159,7 @@ class JudgepoolApp(App[None]):
         Binding("question_mark", "help", "help", key_display="?", tooltip="List every key"),
         Binding("q", "quit", "quit", tooltip="Quit judgepool (every grade is already saved)"),
         Binding(
-            "f5",
+            "f5,R",  # R too: a browser keeps F5 (judgepool serve)
             "reread",
             "re-read",
             show=False,

@@ -50,7 +50,7 @@ ADJUDICATE_BINDINGS: Final[list[BindingType]] = [
         "minus", "gap(-1)", "gap", key_display="-", group=_GAP, tooltip="Lower the minimum gap"
     ),
     Binding("r", "toggle_resolved", "resolved", tooltip="Show or hide the resolved disagreements"),
-    Binding("f5", "reload", "reload", tooltip="Read the disagreements again"),
+    Binding("f5,R", "reload", "reload", tooltip="Read the disagreements again"),
 ]
 
 

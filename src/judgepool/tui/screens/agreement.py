@@ -29,7 +29,7 @@ from judgepool.tui.widgets.highlight import literal_text
 
 AGREEMENT_BINDINGS: Final[list[BindingType]] = [
     *HELP_AND_QUIT,
-    Binding("f5", "reload", "reload", tooltip="Compute the agreement again"),
+    Binding("f5,R", "reload", "reload", tooltip="Compute the agreement again"),
 ]
 
 COLUMNS: Final = ("pair", "items", "raw", "κ", "κ lin", "κ quad")

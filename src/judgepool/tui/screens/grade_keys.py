@@ -50,7 +50,7 @@ GRADE_BINDINGS: Final[list[BindingType]] = [
     # "unjudged": by anyone in the pool; by you in your queue of an assignment
     Binding("n", "next_unjudged", "unjudged", tooltip="Jump to the next unjudged document"),
     Binding(
-        "ctrl+g",
+        "ctrl+g,slash",  # / too: a browser keeps ctrl+g (judgepool serve)
         "goto_query",
         "go to query",
         show=False,
