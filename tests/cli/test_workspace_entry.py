@@ -204,6 +204,17 @@ def test_an_unknown_adjudicator_is_refused_naming_the_closest(ws: Path) -> None:
     assert result.exit_code == 0 and "alice\tadjudicator" in result.stdout
 
 
+def test_a_newcomer_adjudicator_is_refused_naming_how_to_add_them(ws: Path) -> None:
+    # Carol adjudicates before grading anything: the refusal names the command
+    # that adds her, and that command makes her an adjudicator at once.
+    result = run("annotators", str(ws), "--adjudicator", "carol")
+    refused(result, "no annotator 'carol'", "judgepool annotators WS add 'carol' --adjudicator")
+    added = run("annotators", str(ws), "add", "carol", "--adjudicator")
+    assert added.exit_code == 0, added.output
+    listing = run("annotators", str(ws))
+    assert "carol\tadjudicator" in listing.stdout
+
+
 # -- point 7: names are shown literally, and control characters refused at entry ----
 
 

@@ -70,6 +70,27 @@ async def test_an_adjudicator_settles_disagreements_with_a_digit(teaching_ws: Pa
         assert judged[items[0][0]][items[0][1]] == 1
 
 
+async def test_the_queue_follows_grades_from_another_terminal(teaching_ws: Path) -> None:
+    items = _team(teaching_ws)
+    app = create_app(teaching_ws, "carol")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_ready(pilot)
+        await pilot.press("D")
+        await wait_until(pilot, lambda: isinstance(app.screen, AdjudicateScreen), "adjudication")
+        screen = app.screen
+        assert isinstance(screen, AdjudicateScreen)
+        assert "1 unresolved of 2" in screen_text(app)
+        # bob, in another process, now grades the third item away from alice's 2
+        with open_workspace(teaching_ws) as ws:
+            judging.judge(ws, *items[2], 0, annotator="bob")
+        await wait_until(
+            pilot, lambda: "2 unresolved of 3" in screen_text(app), "the new disagreement"
+        )
+        assert (items[2][0], items[2][1]) in [
+            (f.item.query_id, f.item.doc_id) for f in screen.listed
+        ]
+
+
 async def test_others_are_told_why_they_cannot_adjudicate(teaching_ws: Path) -> None:
     _team(teaching_ws)
     app = create_app(teaching_ws, "alice")

@@ -132,6 +132,6 @@ def check_known_annotator(ws: Workspace, name: str) -> None:
     listed = "" if names else "; it has no annotators yet"
     raise InputError(
         f"the workspace has no annotator {quoted(name)}{_suggestion(name, near)}{listed}. "
-        "An annotator is known once they have graded or imported judgments",
+        "An annotator is known once they have graded, imported judgments or been added",
         str(ws.path),
     )

@@ -146,7 +146,19 @@ def set_adjudicators(
     in ``revoke``. Every name must be an annotator the workspace knows (the
     refusal names the closest ones); all are checked before any role changes,
     and the changes are one transaction."""
-    for name in (*grant, *revoke):
+    for name in grant:
+        try:
+            check_annotator(ws, name)
+        except InputError as exc:
+            # The role goes to someone the workspace knows; a newcomer who is to
+            # adjudicate before grading anything is added by name first.
+            raise InputError(
+                f"{exc.message}; to add {quoted(name)} as a new adjudicator: "
+                f"judgepool annotators WS add {quoted(name)} --adjudicator",
+                exc.path,
+                exc.line,
+            ) from exc
+    for name in revoke:
         check_annotator(ws, name)
     with ws.write() as conn:
         for name in grant:
