@@ -5,14 +5,20 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from textual.app import App, ComposeResult
+from textual.widgets import Static
+
 from judgepool.core.errors import (
     DuplicateEntry,
     DuplicatesRejected,
     UnjudgedEntry,
     UnjudgedRejected,
 )
+from judgepool.tui.readers import ReadConnections
 from judgepool.tui.refusals import app_refusal
+from judgepool.tui.thread_jobs import Delivery, deliver, read_in_thread
 from judgepool.tui.widgets.score_runs import RunSummaryTable
+from tests.tui.conftest import build_workspace
 from tests.tui.pilot_support import screen_text
 from tests.tui.review_support import build_review_workspace, review_app, settle
 from tests.tui.test_scores_screen import SIZE, open_scores
@@ -45,3 +51,33 @@ def test_every_policy_refusal_has_an_app_way_out() -> None:
         assert way_out in words
         assert words.splitlines()[0] == str(error).splitlines()[0]  # what is refused, as is
     assert "an unresolved disagreement" in app_refusal(disputed)
+
+
+async def test_a_refusal_from_a_thread_job_is_in_the_apps_words(tmp_path: Path) -> None:
+    # The comparison dialogs and the settle order read in thread jobs: a policy
+    # refusal raised there reaches the screen with the app's way out too.
+    workspace = build_workspace(tmp_path / "t.sqlite", ["teaching"])
+    failures: list[str] = []
+
+    def refuse(_ws: object) -> None:
+        raise UnjudgedRejected([UnjudgedEntry("q1", "d1", 1)])
+
+    class Reader(Static):
+        def on_delivery(self, message: Delivery) -> None:
+            deliver(message)
+
+    class Host(App[None]):
+        def compose(self) -> ComposeResult:
+            yield Reader(id="reader")
+
+    readers = ReadConnections(workspace)
+    app = Host()
+    async with app.run_test() as pilot:
+        reader = app.query_one(Reader)
+        read_in_thread(reader, readers, refuse, lambda _: None, failures.append, group="t")
+        await app.workers.wait_for_complete()
+        await settle(pilot)
+    readers.close()
+    (words,) = failures
+    assert "Press c to change the contract's unjudged policy" in words
+    assert "--unjudged" not in words

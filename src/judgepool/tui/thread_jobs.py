@@ -4,7 +4,8 @@
 grade screen's settle order and the comparison dialogs are not review
 screens, so they use `read_in_thread`: the job runs on a read connection
 borrowed for it (`judgepool.tui.readers`), and its result, or a judgepool
-error's message, comes back to the node as a `Delivery` message, handled on
+error's message (a policy refusal in the app's words, `judgepool.tui.refusals`),
+comes back to the node as a `Delivery` message, handled on
 the event loop by `deliver` (each node using this calls it from its
 ``on_delivery`` handler). A newer job of the same group cancels the older
 one, whose result is then dropped.
@@ -22,6 +23,7 @@ from textual.widget import Widget
 from textual.worker import get_current_worker
 
 from judgepool.core.errors import JudgepoolError
+from judgepool.tui.refusals import app_refusal
 
 if TYPE_CHECKING:
     from judgepool.services.workspace import Workspace
@@ -57,7 +59,7 @@ def read_in_thread(
                 result = job(ws)
         except JudgepoolError as exc:
             if not worker.is_cancelled:
-                node.post_message(Delivery(partial(failed, str(exc))))
+                node.post_message(Delivery(partial(failed, app_refusal(exc))))
             return
         if not worker.is_cancelled:
             node.post_message(Delivery(partial(done, result)))
