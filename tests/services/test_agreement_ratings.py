@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 
 from judgepool.services.agreement import workspace_agreement
-from judgepool.services.judging import judge
+from judgepool.services.judging import judge, undo
 from judgepool.services.qrels import import_qrels
 from judgepool.services.undo import undo_last_grade
 from judgepool.services.workspace import Workspace, init_workspace
@@ -61,6 +61,20 @@ def test_an_undo_that_restores_a_model_grade_keeps_it_the_models(tmp_path: Path)
         assert ratings(ws) == [("q1", "a", "bob", 0)]
         taken, event = undo_last_grade(ws, "bob")
         assert (taken.grade, event.grade, event.source) == (0, 2, "model:gpt")
+        assert ratings(ws) == [("q1", "a", "model:gpt", 2)]
+
+
+def test_the_apps_undo_of_one_event_keeps_a_restored_model_grade_the_models(
+    tmp_path: Path,
+) -> None:
+    with init_workspace(tmp_path / "w.sqlite") as ws:
+        grade(ws, "a", 2, "bob", "model:gpt")
+        zero = judge(ws, "q1", "a", 0, annotator="bob")
+        one = judge(ws, "q1", "a", 1, annotator="bob")
+        event = undo(ws, one.id, annotator="bob")  # the app undoes by event
+        assert (event.grade, event.source) == (0, "human")
+        event = undo(ws, zero.id, annotator="bob")  # then bob's own 0 before it
+        assert (event.grade, event.source) == (2, "model:gpt")
         assert ratings(ws) == [("q1", "a", "model:gpt", 2)]
 
 

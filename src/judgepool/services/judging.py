@@ -115,9 +115,14 @@ def undo(ws: Workspace, event_id: int, *, annotator: str) -> JudgmentEvent:
             )
         grade: int | None = None
         unsure = False
+        source = "human"
         if target.previous_event is not None:
             before = ledger.get_event(ws, target.previous_event)
             grade, unsure = before.grade, before.unsure
+            # a restored grade keeps its source: a model's grade brought back
+            # is still the model's, never silently a person's (as `undo_latest`)
+            if grade is not None or unsure:
+                source = before.source
         new_id = ledger.append_event(
             conn,
             query_id=target.query_id,
@@ -125,7 +130,7 @@ def undo(ws: Workspace, event_id: int, *, annotator: str) -> JudgmentEvent:
             grade=grade,
             unsure=unsure,
             annotator=annotator,
-            source="human",
+            source=source,
             undoes=event_id,
         )
     return ledger.get_event(ws, new_id)
