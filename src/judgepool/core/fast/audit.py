@@ -45,16 +45,17 @@ from judgepool.core.audit import (
     zero_idcg_queries,
 )
 from judgepool.core.contract import Contract
-from judgepool.core.errors import DuplicateEntry, EngineInconsistency, UnjudgedEntry
+from judgepool.core.errors import DuplicateEntry, EngineInconsistency, PolicyError, UnjudgedEntry
 from judgepool.core.fast.audit_duplicates import find_all_duplicates
 from judgepool.core.fast.audit_ranks import rank_disagreements
 from judgepool.core.fast.audit_ties import tie_groups
+from judgepool.core.fast.engine import evaluate_indexed
 from judgepool.core.fast.indexed import IndexedRun, index_run
 from judgepool.core.fast.judged import Matched, list_sizes, rank_judged_lines
 from judgepool.core.fast.matching import JudgedLines, find_judged_lines
 from judgepool.core.fast.run import ColumnarRun
 from judgepool.core.fast.unjudged import unjudged_entries, unjudged_in_top
-from judgepool.core.types import Judgments
+from judgepool.core.types import Evaluation, Judgments
 
 
 @dataclass(frozen=True)
@@ -216,3 +217,28 @@ def audit_columns(
     """A whole run's audit from its columns: `audit.audit_run`'s report."""
     part = audit_part(columns, judgments, k, contract)
     return finish_audit([part], judgments, k, contract, run=run, bad_lines=bad_lines, lines=lines)
+
+
+def evaluate_and_audit(
+    columns: ColumnarRun,
+    judgments: Judgments,
+    contract: Contract,
+    source: str | None = None,
+) -> tuple[AuditPart, Evaluation | PolicyError]:
+    """Score a run and audit it at the contract's k in one pass: the run is
+    grouped, ordered, hashed and matched against the judgments once.
+
+    The evaluation is `evaluate_columns`'s; a ``reject`` policy's refusal is
+    returned in its place, since the audit says what it refuses and more.
+    """
+    effective = audit_contract(contract.k, contract)
+    # the index depends on the tie policy and the entity pattern only, which
+    # the audit's contract keeps: the scorer reads the same one
+    indexed = index_run(columns, judgments, effective)
+    lookup = find_judged_lines(indexed, judgments)
+    part = audit_indexed(indexed, lookup, judgments, effective)
+    try:
+        evaluation = evaluate_indexed(indexed, judgments, contract, source, lookup)
+    except PolicyError as refusal:
+        return part, refusal
+    return part, evaluation
