@@ -26,6 +26,7 @@ import random
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -239,7 +240,7 @@ def whole_query_chunks(columns: RunColumns, rng: random.Random) -> list[Chunk] |
             columns.ranks[low:high],
             numbers[low:high],
         )
-        for low, high in zip(bounds[:-1], bounds[1:], strict=True)
+        for low, high in pairwise(bounds)
     ]
 
 
