@@ -268,9 +268,7 @@ def audit_run(
         ties=tuple(ties),
         rank_disagreements=tuple(disagreements),
         short_lists=tuple(short),
-        zero_idcg_queries=tuple(
-            q for q in sorted(judgments) if not _has_positive_gain(judgments[q], effective)
-        ),
+        zero_idcg_queries=zero_idcg_queries(judgments, effective),
     )
     coverage = Coverage(
         judged_at_k=math.fsum(coverage_values) / len(coverage_values) if coverage_values else None,
@@ -300,6 +298,11 @@ def failed(report: AuditReport, kinds: Iterable[str] | str) -> list[str]:
 
 def _unknown_kind_message(kind: str) -> str:
     return f"unknown audit finding {kind!r}; the finding kinds are: {', '.join(FINDING_KINDS)}"
+
+
+def zero_idcg_queries(judgments: Judgments, contract: Contract) -> tuple[str, ...]:
+    """The judged queries none of whose grades has a positive gain, by query ID."""
+    return tuple(q for q in sorted(judgments) if not _has_positive_gain(judgments[q], contract))
 
 
 def _has_positive_gain(judged: Mapping[str, int], contract: Contract) -> bool:

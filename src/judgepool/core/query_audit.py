@@ -81,6 +81,7 @@ def audit_queries(
     *,
     evaluation: Evaluation | None = None,
     unknown_entries: Mapping[str, Sequence[RunEntry]] | None = None,
+    unknown_holes: Mapping[str, Sequence[UnjudgedEntry]] | None = None,
 ) -> list[QueryAudit]:
     """One `QueryAudit` per query of the run and per judged query it skipped,
     worst first (see `_worst_first`).
@@ -90,6 +91,8 @@ def audit_queries(
     ``unknown_entries`` (the run's lines of its unknown queries, by query)
     supplies their holes: the audit lists an unknown query once rather than
     each of its documents, but to judge it, its top k is what matters.
+    ``unknown_holes`` gives those holes directly instead (the columnar audit
+    finds them: `judgepool.core.fast.audit.AuditPart.unknown_holes`).
     """
     k = report.k
     findings = report.findings
@@ -100,6 +103,9 @@ def audit_queries(
     for query_id, lines in (unknown_entries or {}).items():
         if query_id in findings.unknown_queries:
             holes[query_id] = list(form_list(query_id, lines, {}, effective).unjudged_in_top_k)
+    for query_id, found in (unknown_holes or {}).items():
+        if query_id in findings.unknown_queries:
+            holes[query_id] = list(found)
     duplicates: dict[str, int] = {}
     for duplicate in findings.duplicates:
         duplicates[duplicate.query_id] = duplicates.get(duplicate.query_id, 0) + 1

@@ -36,6 +36,7 @@ from judgepool.core.progress import StageCallback, no_stage
 from judgepool.core.query_audit import QueryAudit, audit_queries
 from judgepool.core.scored_run import ScoredRun
 from judgepool.core.types import Evaluation, RunEntry
+from judgepool.services.auditing import score_and_audit_stored
 from judgepool.services.consensus import workspace_judgments
 from judgepool.services.scoring import audit_stored_run, run_names, score_run, stored_source
 from judgepool.store.runs import run_entries
@@ -150,13 +151,32 @@ def audit_workspace_run(
     contract: Contract,
     *,
     rule: str | None = None,
+    engine: str = "fast",
     on_progress: StageCallback = no_stage,
 ) -> RunAudit:
     """Audit a stored run against the workspace's judgments at the contract's k,
-    and score it under the contract (a refusal is kept as its message)."""
+    and score it under the contract (a refusal is kept as its message). The
+    fast engine does both in one pass (`services.auditing`); ``reference``
+    audits with the reference audit."""
     on_progress("reading judgments")
     judgments, digest = workspace_judgments(ws, rule)
-    report = audit_stored_run(ws, name, judgments, contract, on_progress=on_progress)
+    if engine == "fast":
+        audited = score_and_audit_stored(
+            ws, name, judgments, digest, contract, on_progress=on_progress
+        )
+        if audited.refusal is not None:
+            score = RunScore.refused(name, audited.refusal)
+        else:
+            score = RunScore(name, audited.scored)
+        fast_queries = audit_queries(
+            audited.report,
+            judgments,
+            contract,
+            evaluation=score.evaluation,
+            unknown_holes=audited.unknown_holes,
+        )
+        return RunAudit(name, audited.report, score, tuple(fast_queries), digest)
+    report = audit_stored_run(ws, name, judgments, contract, engine=engine, on_progress=on_progress)
     unknown_entries: dict[str, list[RunEntry]] = {}
     if report.findings.unknown_queries:
         unknown = set(report.findings.unknown_queries)

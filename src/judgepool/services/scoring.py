@@ -122,8 +122,7 @@ def _score(
 ) -> tuple[ScoredRun, dict[str, TopK] | None]:
     """The one place that picks the engine."""
     name = source.name
-    if engine not in ENGINES:
-        raise ValueError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
+    _check_engine(engine)
     on_progress(f"reading {name}")
     tops: dict[str, TopK] | None = None
     if engine == "fast":
@@ -150,6 +149,11 @@ def _score(
     return ScoredRun(name, evaluation, qrels_digest, digest, engine), tops
 
 
+def _check_engine(engine: str) -> None:
+    if engine not in ENGINES:
+        raise ValueError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
+
+
 def _refuse_empty(lines: int, name: str) -> None:
     if lines == 0:
         raise InputError("has no run lines (qid Q0 docid rank score tag)", name)
@@ -160,9 +164,16 @@ def audit_run_file(
     judgments: Judgments,
     contract: Contract,
     *,
+    engine: str = "fast",
     on_progress: StageCallback = no_stage,
 ) -> AuditReport:
-    """Audit one run file, reading past bad lines to list them all."""
+    """Audit one run file, reading past bad lines to list them all, with
+    ``engine`` (both give the same report; see `services.auditing`)."""
+    _check_engine(engine)
+    if engine == "fast":
+        from judgepool.services.auditing import fast_audit_file
+
+        return fast_audit_file(path, judgments, contract, on_progress=on_progress)
     name = str(path)
     refuse_workspace_file(path)
     on_progress(f"reading {name}")
@@ -185,14 +196,22 @@ def audit_stored_run(
     judgments: Judgments,
     contract: Contract,
     *,
+    engine: str = "fast",
     on_progress: StageCallback = no_stage,
 ) -> AuditReport:
-    """Audit a run stored in a workspace (an import refuses bad lines, so a
-    stored run has none)."""
+    """Audit a run stored in a workspace with ``engine`` (an import refuses
+    bad lines, so a stored run has none)."""
     from judgepool.store import runs as run_store
 
+    _check_engine(engine)
     on_progress(f"reading {name}")
     stored = run_store.get_run(ws, name)
+    if engine == "fast":
+        from judgepool.core.fast.audit import audit_columns
+
+        columns = run_store.run_columns(ws, name)
+        on_progress(f"auditing {name}")
+        return audit_columns(columns, judgments, contract.k, contract, run=name, lines=stored.lines)
     entries = run_store.run_entries(ws, name)
     on_progress(f"auditing {name}")
     return audit_run(entries, judgments, contract.k, contract, run=name, lines=stored.lines)

@@ -12,7 +12,7 @@ from judgepool.core.errors import DuplicateEntry
 from judgepool.core.fast.duplicates import find_duplicates
 from judgepool.core.fast.indexed import IndexedRun, index_run
 from judgepool.core.fast.judged import Matched
-from judgepool.core.fast.matching import find_judged_lines
+from judgepool.core.fast.matching import JudgedLines, find_judged_lines
 from judgepool.core.fast.run import ColumnarRun
 from judgepool.core.fast.scoring import score_queries
 from judgepool.core.fast.top import fast_tops
@@ -23,12 +23,18 @@ class _FastQueries:
     """The judged queries a run returned, as the fast engine scores them
     (an `aggregate.ReturnedQueries`)."""
 
-    def __init__(self, indexed: IndexedRun, judgments: Judgments, contract: Contract) -> None:
+    def __init__(
+        self,
+        indexed: IndexedRun,
+        judgments: Judgments,
+        contract: Contract,
+        lookup: JudgedLines | None = None,
+    ) -> None:
         self._judgments = judgments
         self._contract = contract
-        self._matched = Matched(
-            indexed, find_judged_lines(indexed, judgments), find_duplicates(indexed, contract)
-        )
+        if lookup is None:
+            lookup = find_judged_lines(indexed, judgments)
+        self._matched = Matched(indexed, lookup, find_duplicates(indexed, contract))
 
     def query_ids(self) -> Iterable[str]:
         return self._matched.layout.query_ids
@@ -55,8 +61,21 @@ def evaluate_columns(
     refuses the run, listing every offending entry across all judged queries.
     """
     indexed = index_run(columns, judgments, contract)
+    return evaluate_indexed(indexed, judgments, contract, source)
+
+
+def evaluate_indexed(
+    indexed: IndexedRun,
+    judgments: Judgments,
+    contract: Contract,
+    source: str | None = None,
+    lookup: JudgedLines | None = None,
+) -> Evaluation:
+    """`evaluate_columns` on a run already indexed (under a contract with the
+    same ``ties`` and ``entity``: nothing else shapes the index), reusing its
+    judged lines when ``lookup`` gives them (an audit of the same pass found them)."""
     return evaluate_returned(
-        _FastQueries(indexed, judgments, contract), judgments, contract, source
+        _FastQueries(indexed, judgments, contract, lookup), judgments, contract, source
     )
 
 

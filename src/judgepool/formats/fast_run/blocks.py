@@ -23,7 +23,7 @@ from judgepool.core.arrow import arrow_strings
 from judgepool.core.errors import InputError
 from judgepool.formats.fast_run.columns import Block, ParsedRun, combine, combine_ranks
 from judgepool.formats.fast_run.stream import parse_regular
-from judgepool.formats.trec import iter_data_lines, parse_run_line
+from judgepool.formats.trec import BadLine, iter_data_lines, parse_run_line
 
 BLOCK_BYTES: Final = 8 << 20
 SMALLEST_SPAN: Final = 32 << 10
@@ -59,13 +59,17 @@ def _split_blocks(
     return ranges
 
 
-def parse_blocks(data: bytes | bytearray, path: str, *, fast: bool) -> ParsedRun:
+def parse_blocks(
+    data: bytes | bytearray, path: str, *, fast: bool, bad: list[BadLine] | None = None
+) -> ParsedRun:
     """Tiers 2 and 3: block by block, the parser where it can vouch for a block,
-    the reference's line helpers elsewhere."""
+    the reference's line helpers elsewhere. With a ``bad`` list, a bad line is
+    appended to it and skipped (as the reference's ``collect_errors``) rather
+    than raised."""
     parts: list[Block] = []
     first_line = 1
     for start, end in _split_blocks(data, 0, len(data), BLOCK_BYTES):
-        first_line = _parse_span(data, start, end, first_line, path, fast, parts)
+        first_line = _parse_span(data, start, end, first_line, path, fast, parts, bad)
     count = sum(len(part.scores) for part in parts)
     lines = (
         np.concatenate([part.lines for part in parts if part.lines is not None])
@@ -91,6 +95,7 @@ def _parse_span(
     path: str,
     fast: bool,
     parts: list[Block],
+    bad: list[BadLine] | None = None,
 ) -> int:
     """Append the columns of ``data[start:end]`` (whole lines from ``first_line``)
     to ``parts``, its lines numbered; return the next span's first line.
@@ -118,9 +123,9 @@ def _parse_span(
         if len(pieces) > 1:  # a single long line cannot be split
             line = first_line
             for low, high in pieces:
-                line = _parse_span(data, low, high, line, path, fast, parts)
+                line = _parse_span(data, low, high, line, path, fast, parts, bad)
             return line
-    parts.append(_parse_lines(bytes(block), path, first_line - 1))
+    parts.append(_parse_lines(bytes(block), path, first_line - 1, bad))
     return first_line + newlines
 
 
@@ -141,9 +146,11 @@ def _candidates(block: bytes | bytearray) -> Iterator[bytes | bytearray]:
         yield regular
 
 
-def _parse_lines(block: bytes, path: str, offset: int) -> Block:
+def _parse_lines(block: bytes, path: str, offset: int, bad: list[BadLine] | None) -> Block:
     """Tier 3: the reference's helpers, line by line, into columns. Line numbers
-    (and those of errors) are the block's plus ``offset``."""
+    (and those of errors) are the block's plus ``offset``. Bad lines go to
+    ``bad`` when it is a list, else the first raises."""
+    unreadable: list[BadLine] | None = None if bad is None else []
     query_ids: list[str] = []
     doc_ids: list[str] = []
     ranks: list[int] = []
@@ -151,7 +158,7 @@ def _parse_lines(block: bytes, path: str, offset: int) -> Block:
     lines: list[int] = []
     add_query, add_doc, add_rank = query_ids.append, doc_ids.append, ranks.append
     add_score, add_line = scores.append, lines.append
-    numbered = iter_data_lines(block, path)
+    numbered = iter_data_lines(block, path, unreadable)
     while True:
         try:
             number, columns = next(numbered)
@@ -163,12 +170,17 @@ def _parse_lines(block: bytes, path: str, offset: int) -> Block:
         try:
             query_id, doc_id, rank, score = parse_run_line(columns)
         except ValueError as exc:
-            raise InputError(str(exc), path, number + offset) from None
+            if bad is None:
+                raise InputError(str(exc), path, number + offset) from None
+            bad.append(BadLine(number + offset, str(exc)))
+            continue
         add_query(query_id)
         add_doc(doc_id)
         add_rank(rank)
         add_score(score)
         add_line(number + offset)
+    if bad is not None and unreadable:
+        bad.extend(BadLine(b.line + offset, b.message) for b in unreadable)
     return Block(
         [arrow_strings(query_ids)],
         [arrow_strings(doc_ids)],
