@@ -33,6 +33,7 @@ from judgepool.core.contract import Contract
 from judgepool.display import literal
 from judgepool.services.all_holes import AllHoles, ListedHole, all_runs_holes
 from judgepool.tui.dialogs.screen_keys import SCREEN_KEYS
+from judgepool.tui.footer_keys import HELP_AND_QUIT
 from judgepool.tui.hosts import review_host
 from judgepool.tui.thread_jobs import Delivery, deliver, read_in_thread
 from judgepool.tui.widgets.score_format import data
@@ -46,6 +47,10 @@ SNIPPET_LEAST: Final = 30
 # a column's cells are padded by one cell on each side; the scrollbar takes two
 _PADDING: Final = 2
 _SCROLLBAR: Final = 2
+_SEND: Final = (
+    "Send the highlighted hole to grading, then the others in this list's order "
+    "(after each grade the next one comes)"
+)
 
 
 def queue_from(order: tuple[tuple[str, str], ...], index: int) -> list[tuple[str, str]]:
@@ -77,17 +82,12 @@ class AllHolesScreen(ModalScreen[None]):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
+        *HELP_AND_QUIT,
         *SCREEN_KEYS,
         Binding("escape", "close", "close", tooltip="Back to the audit"),
-        Binding(
-            "enter,j",
-            "send",
-            "grade hole",
-            tooltip=(
-                "Send the highlighted hole to grading, then the others in this list's "
-                "order (after each grade the next one comes)"
-            ),
-        ),
+        Binding("j", "send", "grade hole", tooltip=_SEND),
+        # the table's own enter selects the row, which sends it too
+        Binding("enter", "send", "grade hole", show=False, tooltip=_SEND),
     ]
 
     def __init__(self, contract: Contract) -> None:
@@ -103,6 +103,7 @@ class AllHolesScreen(ModalScreen[None]):
             yield Footer()
 
     def on_mount(self) -> None:
+        self.query_one(".dialog-frame", Vertical).border_title = "Every run's holes"
         contract = self.contract
         read_in_thread(
             self,
@@ -193,6 +194,9 @@ def heading(holes: AllHoles) -> Text:
     """What the list counts, and how to use it."""
     counts = holes.counts
     text = Text()
+    if not holes.runs:
+        text.append("The workspace has no runs: import one first", style="yellow")
+        return text
     if not counts.holes:
         text.append(f"No holes: every run's top {holes.k} is judged", style="bold green")
         text.append(f" ({holes.runs} run{'s' if holes.runs != 1 else ''})", style="dim")

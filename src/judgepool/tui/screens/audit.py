@@ -107,7 +107,7 @@ class AuditScreen(ReviewScreen):
         Binding(
             "H",
             "all_holes",
-            "all runs' holes",
+            "all holes",
             tooltip=(
                 "List the holes of every run at once, best rank first, with the start of "
                 "each document's text; enter sends one to grading, then the rest"
