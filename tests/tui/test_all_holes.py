@@ -113,7 +113,7 @@ async def test_every_runs_holes_with_runs_and_text(tmp_path: Path) -> None:
             assert shown in text, shown
         assert "\x1b" not in text
         # the highlighted hole's runs, named in full below the table
-        assert "in the top k of teaching/candidates-bc, teaching/perfect-ab" in text
+        assert "in the top k of 2 runs: teaching/candidates-bc, teaching/perfect-ab" in text
         # and its whole ID
         table.move_cursor(row=column(table, "document").index("[red]hostile-id[/red]"))
         await pilot.pause()

@@ -78,6 +78,8 @@ class AllHolesScreen(ModalScreen[None]):
     AllHolesScreen #holes-detail {
         height: 2;
         padding: 0 1;
+        text-wrap: nowrap;
+        text-overflow: ellipsis;
     }
     """
 
@@ -168,7 +170,8 @@ class AllHolesScreen(ModalScreen[None]):
             detail.append("  document ", style="dim")
             detail.append(literal(hole.doc_id), style="bold")
             detail.append(f"  best rank {hole.best_rank}", style="dim")
-            detail.append("\nin the top k of ", style="dim")
+            runs = len(hole.runs)
+            detail.append(f"\nin the top k of {runs} run{'s' if runs != 1 else ''}: ", style="dim")
             detail.append(", ".join(literal(run) for run in hole.runs))
         self.query_one("#holes-detail", Static).update(detail)
 
