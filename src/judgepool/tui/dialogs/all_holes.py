@@ -36,7 +36,7 @@ from judgepool.tui.dialogs.screen_keys import SCREEN_KEYS
 from judgepool.tui.footer_keys import HELP_AND_QUIT
 from judgepool.tui.hosts import review_host
 from judgepool.tui.thread_jobs import Delivery, deliver, read_in_thread
-from judgepool.tui.widgets.score_format import data
+from judgepool.tui.widgets.score_format import data, message
 
 # the widest each key column grows (longer IDs are cut with an ellipsis)
 QUERY_WIDTH: Final = 12
@@ -126,7 +126,7 @@ class AllHolesScreen(ModalScreen[None]):
         self.query_one("#holes-table", DataTable).focus()
 
     def _failed(self, error: str) -> None:
-        self.query_one("#holes-heading", Static).update(Text(literal(error), style="bold red"))
+        self.query_one("#holes-heading", Static).update(message(error, "bold red"))
 
     # -- the table ---------------------------------------------------------------
 
