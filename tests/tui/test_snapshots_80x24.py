@@ -83,3 +83,19 @@ def test_team_screens_80x24(
         await pilot.pause()
 
     assert snap_compare(app, terminal_size=SIZE, run_before=show)
+
+
+def test_all_holes_80x24(two_queries_ws: Path, snap_compare: SnapCompare) -> None:
+    """Every run's holes over the audit (H): the counts, then per hole the
+    query, the document (a markup ID cut to fit, shown as typed), how many
+    runs, the best rank and the start of its text across the rest; the
+    highlighted hole's runs named below the table."""
+    app = create_app(two_queries_ws, "alice")
+
+    async def show(pilot: Pilot[Any]) -> None:
+        await wait_ready(pilot)
+        for key in ("a", "H"):
+            await pilot.press(key)
+            await settle(pilot)
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=show)

@@ -15,6 +15,8 @@ Bindings (also in the footer):
 - ``j`` (or ``enter`` on a hole) sends the highlighted unjudged document to
   grading (``app.queue_for_grading``); ``enter`` on a query moves to its holes;
 - ``h`` jumps to the first hole of the worst query that has one;
+- ``H`` lists the holes of every run at once, each with the start of its
+  text (`judgepool.tui.dialogs.all_holes`); enter there sends one to grading;
 - ``p`` every pair of runs: tests, bounds and verdicts (the pairs' verdicts,
   with the holes between each pair and a verdict, are shown above the queries);
 - ``c`` changes the contract; ``f5`` audits again.
@@ -100,6 +102,15 @@ class AuditScreen(ReviewScreen):
             tooltip=(
                 "Judge the holes: the worst query's first unjudged document goes to grading, "
                 "and after each grade the next hole (same query first)"
+            ),
+        ),
+        Binding(
+            "H",
+            "all_holes",
+            "all holes",
+            tooltip=(
+                "List the holes of every run at once, best rank first, with the start of "
+                "each document's text; enter sends one to grading, then the rest"
             ),
         ),
         Binding(
@@ -269,6 +280,12 @@ class AuditScreen(ReviewScreen):
             if query.query_id != query_id:
                 order += [(query.query_id, hole.doc_id) for hole in query.holes]
         return order
+
+    def action_all_holes(self) -> None:
+        # imported here: the audit's import time, not the dialog's
+        from judgepool.tui.dialogs.all_holes import AllHolesScreen
+
+        self.app.push_screen(AllHolesScreen(self.host.contract))
 
     def action_next_hole(self) -> None:
         audit = self.audit

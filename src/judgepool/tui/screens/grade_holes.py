@@ -2,7 +2,8 @@
 
 The audit sends a hole (an unjudged document of a run's top k) to grading
 with every other hole of the run, in order: the same query's first, by rank,
-then the other queries' as the audit lists them (worst first). After the
+then the other queries' as the audit lists them (worst first); the list of
+every run's holes (``H`` on the audit) sends all of them, in its order. After the
 annotator grades (or marks unsure) the hole on screen, the next hole not yet
 judged by them comes, until none is left; then grading returns to where the
 annotator was. Moving elsewhere by hand leaves the holes queued: grading the
@@ -67,4 +68,4 @@ class HoleLoop(Screen[None]):
 
 
 def _left(count: int) -> str:
-    return f" · {count} hole{'s' if count != 1 else ''} of the run left to judge"
+    return f" · {count} hole{'s' if count != 1 else ''} left to judge"

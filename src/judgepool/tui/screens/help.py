@@ -69,6 +69,7 @@ def screen_bindings() -> list[tuple[str, list[BindingType]]]:
     """(title, bindings) of the screens and comparison dialogs help lists, in order."""
     # Imported here, when help is first opened: the app imports this module at
     # start, and the audit and scores screens are imported when first needed.
+    from judgepool.tui.dialogs.all_holes import AllHolesScreen
     from judgepool.tui.dialogs.side_by_side import SideBySideScreen
     from judgepool.tui.dialogs.verdicts import VerdictsScreen
     from judgepool.tui.screens.adjudicate import AdjudicateScreen
@@ -82,6 +83,7 @@ def screen_bindings() -> list[tuple[str, list[BindingType]]]:
     return [
         ("Grade screen", _own(GradeScreen.BINDINGS)),
         ("Audit screen", _own([*ReviewScreen.BINDINGS, *AuditScreen.BINDINGS])),
+        ("Every run's holes (H on the audit)", _own(AllHolesScreen.BINDINGS)),
         ("Scores screen", _own([*ReviewScreen.BINDINGS, *ScoresScreen.BINDINGS])),
         ("Runs pair by pair (p)", _own(VerdictsScreen.BINDINGS)),
         ("A query side by side (o in the pairs)", _own(SideBySideScreen.BINDINGS)),
