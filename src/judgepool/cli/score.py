@@ -270,8 +270,8 @@ def audit(
             qrels, workspace, consensus, lambda base: build_contract(base, preset, options)
         )
         refs = run_refs(judged, runs)
-        kinds = [stored_or_file(judged, ref) for ref in refs]
-        reports = read_runs(audit_task, judged, refs, kinds, engine, jobs, progress)
+        stored = [stored_or_file(judged, ref) for ref in refs]
+        reports = read_runs(audit_task, judged, refs, stored, engine, jobs, progress)
     failing: list[str] = []
     for report in reports:
         emit_audit(report, output_format)

@@ -1,9 +1,11 @@
 """Many runs at once: each run scored (or audited, or read for its top k) in a
 worker process of its own, at most ``jobs`` at a time, the results given back
-in the order the runs were named.
+in the order the runs were named. (``compare`` and ``holes`` read their runs
+through `RunSource` closures, which do not cross a process boundary: they
+read one run after another.)
 
 Each worker calls the same per-run function the sequential path calls
-(`score_run`, the audits, `score_and_audit_run`, `score_run_with_tops`), so
+(`score_run`, the audits, `score_and_audit_run`), so
 whatever that function does with a run (read it whole, or in chunks) it does
 in the worker unchanged. With ``jobs=1``, one run, or a run that is a stream
 (a FIFO, ``/dev/stdin``: only this process can read it), the runs are read
@@ -47,7 +49,6 @@ from judgepool.core.types import Judgments
 from judgepool.formats.source import is_regular_file
 
 if TYPE_CHECKING:
-    from judgepool.core.bounds import TopK
     from judgepool.store.workspace import Workspace
 
 T = TypeVar("T")
@@ -204,19 +205,6 @@ def score_and_audit_task(
 
     return score_and_audit_run(
         ws, ref, against.judgments, against.qrels_digest, against.contract,
-        engine=against.engine, on_progress=on_progress,
-    )  # fmt: skip
-
-
-def tops_task(
-    against: Against, ref: str, ws: Workspace | None, on_progress: StageCallback
-) -> tuple[ScoredRun, dict[str, TopK]]:
-    """`score_run_with_tops` of one run (what ``compare`` and ``holes`` read)."""
-    from judgepool.services.scoring import file_source, score_run_with_tops, stored_source
-
-    source = stored_source(ws, ref) if ws is not None else file_source(ref)
-    return score_run_with_tops(
-        source, against.judgments, against.qrels_digest, against.contract,
         engine=against.engine, on_progress=on_progress,
     )  # fmt: skip
 
