@@ -203,7 +203,18 @@ def slow_runs(tmp_path: Path) -> Iterator[tuple[Path, Path]]:
 def test_refusal_stops_the_other_workers(tmp_path: Path, slow_runs: tuple[Path, Path]) -> None:
     qrels, slow = slow_runs
     refused = write_run(tmp_path / "refused", ranked("q1", ["unjudged"]))
-    command = [*JUDGEPOOL, "score", refused, slow, slow, slow, "--qrels", qrels, "--jobs", "2"]
+    command: list[str | Path] = [
+        *JUDGEPOOL,
+        "score",
+        refused,
+        slow,
+        slow,
+        slow,
+        "--qrels",
+        qrels,
+        "--jobs",
+        "2",
+    ]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                start_new_session=True)  # fmt: skip
     _, stderr = process.communicate(timeout=120)
@@ -216,7 +227,7 @@ def test_refusal_stops_the_other_workers(tmp_path: Path, slow_runs: tuple[Path, 
 
 def test_ctrl_c_stops_the_workers_without_a_traceback(slow_runs: tuple[Path, Path]) -> None:
     qrels, slow = slow_runs
-    command = [*JUDGEPOOL, "audit", *[slow] * 6, "--qrels", qrels, "--jobs", "2"]
+    command: list[str | Path] = [*JUDGEPOOL, "audit", *[slow] * 6, "--qrels", qrels, "--jobs", "2"]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                start_new_session=True)  # fmt: skip
     try:
