@@ -52,7 +52,7 @@ def against(**policies: str) -> Against:
 
 def workers() -> list[int]:
     """The live children of the forkserver: the workers."""
-    server = forkserver._forkserver._forkserver_pid
+    server: int | None = getattr(forkserver._forkserver, "_forkserver_pid", None)
     if server is None:
         return []
     children = Path(f"/proc/{server}/task/{server}/children")
