@@ -13,8 +13,8 @@ one after another in this process, with no process started.
 
 What the runs are read against (`Against`: the judgments, their digest, the
 contract, the engine) is pickled once here and unpickled by each worker: the
-6,980 queries (7,437 judgments) of MS MARCO dev pickle to 0.18 MB in 2 ms (4 ms to load), nothing
-beside a run's seconds. A stored run is read by the worker through a
+6,980 queries (7,437 judgments) of MS MARCO dev pickle to 0.18 MB in 2 ms
+(4 ms to load), nothing beside a run's seconds. A stored run is read by the worker through a
 connection of its own to the workspace, opened by path (a connection never
 crosses a process boundary; SQLite's WAL lets the readers share the file).
 
