@@ -20,6 +20,8 @@ from judgepool.cli.progress import StageProgress
 from judgepool.cli.render import render_audit_table, render_score_table, render_trec
 from judgepool.cli.score_inputs import (
     Judged,
+    jobs_for,
+    jobs_option,
     judgments_options,
     read_judgments,
     run_refs,
@@ -29,17 +31,20 @@ from judgepool.core.audit import FINDING_KINDS, AuditReport, failed
 from judgepool.core.errors import UnjudgedRejected
 from judgepool.core.scored_run import ScoredRun
 from judgepool.display import literal
-from judgepool.services.auditing import score_and_audit_file, score_and_audit_stored
-from judgepool.services.scoring import (
-    ENGINES,
-    audit_run_file,
-    audit_stored_run,
-    file_source,
-    score_run,
-    stored_source,
+from judgepool.services.parallel_runs import (
+    Against,
+    RunJob,
+    RunTask,
+    audit_task,
+    map_runs,
+    score_and_audit_task,
+    score_task,
+    warm_up,
 )
+from judgepool.services.scoring import ENGINES
 
 F = TypeVar("F", bound=Callable[..., Any])
+T = TypeVar("T")
 
 
 @main.command()
@@ -72,6 +77,7 @@ F = TypeVar("F", bound=Callable[..., Any])
     "pass, and print each report after the scores. A run with a bad line is still refused: "
     "judgepool audit lists them all.",
 )
+@jobs_option
 def score(
     runs: tuple[str, ...],
     qrels: str | None,
@@ -82,6 +88,7 @@ def score(
     per_query: bool,
     engine: str,
     with_audit: bool,
+    jobs: int | None,
     **options: Any,
 ) -> None:
     """Score RUN files (or, with --workspace, stored runs by name) with nDCG@k
@@ -92,11 +99,17 @@ def score(
     excluded, missing from the run, or unknown to the judgments. With
     --workspace and no RUN, every stored run is scored, and each evaluation is
     stored in the workspace.
+
+    Several runs are scored at once, one worker process per run, up to
+    --jobs (default: the cores this process may use); the output is the same
+    as one after another (--jobs 1), and a run that is refused stops the rest.
     """
     if with_audit and output_format == "trec":
         raise click.UsageError("--audit prints a table or JSON; --format trec has no place for it")
     progress = StageProgress(enabled=sys.stderr.isatty())
     with progress:
+        if len(runs) > 1 and jobs != 1:
+            warm_up()  # the workers' imports, while the judgments are read
         progress.update("reading judgments")
         judged = read_judgments(
             qrels, workspace, consensus, lambda base: build_contract(base, preset, options)
@@ -105,33 +118,18 @@ def score(
         kinds = [stored_or_file(judged, ref) for ref in refs]
         results: list[ScoredRun] = []
         reports: list[AuditReport] = []
-        for number, (ref, kind) in enumerate(zip(refs, kinds, strict=True), start=1):
-            prefix = f"[{number}/{len(refs)}] " if len(refs) > 1 else ""
-
-            def report(stage: str, prefix: str = prefix) -> None:
-                progress.update(prefix + stage)
-
-            if kind == "stored" and judged.workspace is not None:
-                source = stored_source(judged.workspace, ref)
+        try:
+            if with_audit:
+                both = read_runs(score_and_audit_task, judged, refs, kinds, engine, jobs, progress)
+                results = [scored for scored, _ in both]
+                reports = [audit_report for _, audit_report in both]
             else:
-                source = file_source(ref)
-            try:
-                if with_audit:
-                    scored, audit_report = score_and_audit(judged, ref, kind, engine, report)
-                    results.append(scored)
-                    reports.append(audit_report)
-                else:
-                    results.append(
-                        score_run(
-                            source, judged.judgments, judged.digest, judged.contract,
-                            engine=engine, on_progress=report,
-                        )
-                    )  # fmt: skip
-            except UnjudgedRejected as exc:
-                if not judged.left_out:
-                    raise
-                # not unjudged: judged, but left out by the consensus rule
-                raise exc.explained(judged.left_out) from None
+                results = read_runs(score_task, judged, refs, kinds, engine, jobs, progress)
+        except UnjudgedRejected as exc:
+            if not judged.left_out:
+                raise
+            # not unjudged: judged, but left out by the consensus rule
+            raise exc.explained(judged.left_out) from None
         refused = None
         if judged.workspace is not None and judged.consensus is not None:
             from judgepool.services.evaluations import store_evaluations
@@ -149,46 +147,36 @@ def score(
         )
 
 
-def score_and_audit(
-    judged: Judged, ref: str, kind: str, engine: str, on_progress: Callable[[str], None]
-) -> tuple[ScoredRun, AuditReport]:
-    """Score one run and audit it (``score --audit``): one pass on the fast
-    engine; the reference engine scores, then audits with the reference audit.
-    A contract's refusal is raised, as ``score`` alone raises it."""
-    stored = kind == "stored" and judged.workspace is not None
-    contract = judged.contract
-    if engine == "fast":
-        if stored:
-            assert judged.workspace is not None
-            audited = score_and_audit_stored(
-                judged.workspace, ref, judged.judgments, judged.digest, contract,
-                on_progress=on_progress,
-            )  # fmt: skip
-        else:
-            audited = score_and_audit_file(
-                ref, judged.judgments, judged.digest, contract, on_progress=on_progress
-            )
-        if audited.refusal is not None:
-            raise audited.refusal
-        assert audited.scored is not None
-        return audited.scored, audited.report
-    if stored:
-        assert judged.workspace is not None
-        source = stored_source(judged.workspace, ref)
-        audit_report = audit_stored_run(
-            judged.workspace, ref, judged.judgments, contract, engine=engine,
-            on_progress=on_progress,
-        )  # fmt: skip
-    else:
-        source = file_source(ref)
-    scored = score_run(
-        source, judged.judgments, judged.digest, contract, engine=engine, on_progress=on_progress
+def read_runs(
+    task: RunTask[T],
+    judged: Judged,
+    refs: Sequence[str],
+    kinds: Sequence[str],
+    engine: str,
+    jobs: int | None,
+    progress: StageProgress,
+) -> list[T]:
+    """``task`` of every run named, in order, up to ``jobs`` at once (see
+    `judgepool.services.parallel_runs`)."""
+    ws = judged.workspace
+    against = Against(
+        judged.judgments,
+        judged.digest,
+        judged.contract,
+        engine,
+        None if ws is None else str(ws.path),
     )
-    if not stored:
-        audit_report = audit_run_file(
-            ref, judged.judgments, contract, engine=engine, on_progress=on_progress
-        )
-    return scored, audit_report
+    return map_runs(
+        task,
+        [
+            RunJob(ref, kind == "stored" and ws is not None)
+            for ref, kind in zip(refs, kinds, strict=True)
+        ],
+        against,
+        jobs=jobs_for(jobs, len(refs)),
+        workspace=ws,
+        on_progress=progress.update,
+    )
 
 
 def emit_audit(report: AuditReport, output_format: str) -> None:
@@ -242,6 +230,7 @@ def emit_scores(
     help="fast (vectorised, over the run's columns) or reference (plain Python, the audit "
     "the fast one is tested against): the same report, for cross-checking.",
 )
+@jobs_option
 def audit(
     runs: tuple[str, ...],
     qrels: str | None,
@@ -251,6 +240,7 @@ def audit(
     output_format: str,
     fail_on: str,
     engine: str,
+    jobs: int | None,
     **options: Any,
 ) -> None:
     """Audit RUN files (or stored runs): what would make their scores misleading.
@@ -259,6 +249,10 @@ def audit(
     missing queries, ties touching the top k, rank columns that disagree with
     the scores, short lists and zero-IDCG queries. Exits 0 whatever it finds,
     unless a finding named in --fail-on is present.
+
+    Several runs are audited at once, one worker process per run, up to
+    --jobs (default: the cores this process may use); the output is the same
+    as one after another (--jobs 1).
     """
     kinds = [kind.strip() for kind in fail_on.split(",") if kind.strip()]
     unknown = [kind for kind in kinds if kind not in FINDING_KINDS]
@@ -268,25 +262,16 @@ def audit(
             param_hint="--fail-on",
         )
     progress = StageProgress(enabled=sys.stderr.isatty())
-    reports: list[AuditReport] = []
     with progress:
+        if len(runs) > 1 and jobs != 1:
+            warm_up()  # the workers' imports, while the judgments are read
         progress.update("reading judgments")
         judged = read_judgments(
             qrels, workspace, consensus, lambda base: build_contract(base, preset, options)
         )
         refs = run_refs(judged, runs)
-        sources = [stored_or_file(judged, ref) for ref in refs]
-        for ref, source in zip(refs, sources, strict=True):
-            if source == "stored" and judged.workspace is not None:
-                reports.append(audit_stored_run(
-                    judged.workspace, ref, judged.judgments, judged.contract,
-                    engine=engine, on_progress=progress.update,
-                ))  # fmt: skip
-            else:
-                reports.append(audit_run_file(
-                    ref, judged.judgments, judged.contract,
-                    engine=engine, on_progress=progress.update,
-                ))  # fmt: skip
+        stored = [stored_or_file(judged, ref) for ref in refs]
+        reports = read_runs(audit_task, judged, refs, stored, engine, jobs, progress)
     failing: list[str] = []
     for report in reports:
         emit_audit(report, output_format)

@@ -145,3 +145,28 @@ def run_sources(judged: Judged, refs: Sequence[str]) -> list[RunSource]:
         else:
             sources.append(file_source(ref))
     return sources
+
+
+# More workers than this would not fit any machine's memory (each holds a run).
+MAX_JOBS = 256
+
+
+def jobs_option(func: F) -> F:
+    """``--jobs N``: how many runs are read at once, each in a worker process."""
+    from judgepool.cli.params import AsciiInteger
+
+    return click.option(
+        "--jobs", "-j", type=AsciiInteger(1, MAX_JOBS), default=None, metavar="N",
+        help="Read up to N runs at once, each in a worker process of its own; the output "
+        "is the same, in the order the runs were named. 1: one after another in this "
+        "process. Each worker holds its run in memory (about 0.8 GB for a 7 M-line run), "
+        "so N at once need N times that: lower N when memory is short. "
+        "[default: the cores this process may use, at most one per run]",
+    )(func)  # fmt: skip
+
+
+def jobs_for(jobs: int | None, runs: int) -> int:
+    """The ``--jobs`` given, or the default for ``runs`` runs."""
+    from judgepool.services.parallel_runs import default_jobs
+
+    return default_jobs(runs) if jobs is None else jobs

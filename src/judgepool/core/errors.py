@@ -10,12 +10,30 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 
 class JudgepoolError(Exception):
-    """Base class of every error judgepool reports to a user without a traceback."""
+    """Base class of every error judgepool reports to a user without a traceback.
+
+    It survives pickling whole (a run scored in a worker process raises it in
+    the parent): its arguments and attributes are restored as they were,
+    without calling a subclass's ``__init__`` again with the message."""
 
     exit_code = 2
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_restore_error, (type(self), self.args, self.__dict__))
+
+
+def _restore_error(
+    kind: type[JudgepoolError], args: tuple[Any, ...], state: dict[str, Any]
+) -> JudgepoolError:
+    """A pickled `JudgepoolError` as it was (see there)."""
+    error = kind.__new__(kind, *args)
+    error.args = args
+    error.__dict__.update(state)
+    return error
 
 
 class ContractError(JudgepoolError, ValueError):

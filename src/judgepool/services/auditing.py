@@ -135,3 +135,55 @@ def _score_and_audit(
         return AuditedRun(report, None, outcome, part.unknown_holes)
     scored = ScoredRun(name, outcome, qrels_digest, columns.digest, "fast")
     return AuditedRun(report, scored, None, part.unknown_holes)
+
+
+def score_and_audit_run(
+    ws: Workspace | None,
+    ref: str,
+    judgments: Judgments,
+    qrels_digest: str,
+    contract: Contract,
+    *,
+    engine: str = "fast",
+    on_progress: StageCallback = no_stage,
+) -> tuple[ScoredRun, AuditReport]:
+    """Score one run and audit it (``score --audit``): the run stored in ``ws``
+    by the name ``ref``, or the file ``ref`` when ``ws`` is None. One pass on
+    the fast engine; the reference engine scores, then audits with the
+    reference audit. A contract's refusal is raised, as scoring alone raises it."""
+    from judgepool.services.scoring import (
+        audit_run_file,
+        audit_stored_run,
+        file_source,
+        score_run,
+        stored_source,
+    )
+
+    if engine == "fast":
+        if ws is not None:
+            audited = score_and_audit_stored(
+                ws, ref, judgments, qrels_digest, contract, on_progress=on_progress
+            )
+        else:
+            audited = score_and_audit_file(
+                ref, judgments, qrels_digest, contract, on_progress=on_progress
+            )
+        if audited.refusal is not None:
+            raise audited.refusal
+        assert audited.scored is not None
+        return audited.scored, audited.report
+    if ws is not None:
+        source = stored_source(ws, ref)
+        audit_report = audit_stored_run(
+            ws, ref, judgments, contract, engine=engine, on_progress=on_progress
+        )
+    else:
+        source = file_source(ref)
+    scored = score_run(
+        source, judgments, qrels_digest, contract, engine=engine, on_progress=on_progress
+    )
+    if ws is None:
+        audit_report = audit_run_file(
+            ref, judgments, contract, engine=engine, on_progress=on_progress
+        )
+    return scored, audit_report
