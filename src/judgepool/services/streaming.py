@@ -95,7 +95,8 @@ def score_in_chunks(
         on_note(
             f"{name} does not keep each query's lines together (query {split.query_id!r} "
             "comes back after other queries): reading it again, grouped by query through "
-            f"{count} temporary files in {tempfile.gettempdir()} (about the run's size on "
+            f"{count} temporary file{'' if count == 1 else 's'} in {tempfile.gettempdir()} "
+            "(about the run's size on "
             "disk, for as long as it is scored): about twice the time"
         )
     return _score_grouped(path, name, judgments, contract, with_tops, chunk_bytes, count)
