@@ -17,6 +17,7 @@ from __future__ import annotations
 import gzip
 import os
 import random
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -175,7 +176,12 @@ def _split_run(path: Path) -> Judged:
     return {q: {"d1": 2, "e3": 1, "d7": 1} for q in "abcx"}
 
 
-def test_a_run_that_splits_a_query_is_grouped_and_says_what_it_costs(tmp_path: Path) -> None:
+def test_a_run_that_splits_a_query_is_grouped_and_says_what_it_costs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    spill = tmp_path / "spill"
+    spill.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(spill))
     path = tmp_path / "split.run"
     judgments = _split_run(path)
     contract = Contract(k=10, unjudged="zero")
@@ -188,7 +194,7 @@ def test_a_run_that_splits_a_query_is_grouped_and_says_what_it_costs(tmp_path: P
     assert notes == [
         "run does not keep each query's lines together (query 'a' comes back after other "
         f"queries): reading it again, grouped by query through {count} temporary files in "
-        f"{streaming.tempfile.gettempdir()} (about the run's size on disk, for as long as it "
+        f"{spill} (about the run's size on disk, for as long as it "
         "is scored): about twice the time"
     ]
     check_streamed_as_whole(path, judgments, contract, 1000)
@@ -196,7 +202,7 @@ def test_a_run_that_splits_a_query_is_grouped_and_says_what_it_costs(tmp_path: P
     result = {r.query_id: r for r in got[1][0].per_query}["a"]
     assert result.returned == 80
     # the temporary files are gone
-    assert not [name for name in os.listdir(streaming.tempfile.gettempdir()) if "judgepool-groups-" in name]
+    assert not list(spill.iterdir())
 
 
 def test_score_run_streams_a_file_above_the_threshold(
