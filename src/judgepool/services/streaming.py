@@ -21,6 +21,7 @@ import math
 import os
 import sys
 import tempfile
+from contextlib import closing
 from pathlib import Path
 from typing import Final
 
@@ -82,9 +83,12 @@ def score_in_chunks(
     chunks = RunChunks(path, chunk_bytes)
     merged = ChunkedQueries(judgments, contract, with_tops=with_tops)
     try:
-        for chunk in chunks:
-            merged.add(chunk)
-            on_progress(f"reading and scoring {name} ({chunks.rows:,} lines)")
+        # closed on the way out, whatever stops the loop: the reading thread
+        # and the file go now, not when the generator is collected
+        with closing(iter(chunks)) as reading:
+            for chunk in reading:
+                merged.add(chunk)
+                on_progress(f"reading and scoring {name} ({chunks.rows:,} lines)")
         return merged, chunks.digest
     except QuerySplit as split:
         blocks = chunks.blocks
@@ -117,8 +121,9 @@ def _score_grouped(
     merged = ChunkedQueries(judgments, contract, with_tops=with_tops)
     with tempfile.TemporaryDirectory(prefix="judgepool-groups-") as directory:
         partitions = QueryPartitions(count, Path(directory))
-        for block in blocks:
-            partitions.add(block)
+        with closing(iter(blocks)) as reading:
+            for block in reading:
+                partitions.add(block)
         for partition in partitions.chunks():
             merged.add(partition)  # whole queries: never QuerySplit
     return merged, blocks.digest

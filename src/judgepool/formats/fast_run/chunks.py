@@ -27,7 +27,7 @@ from __future__ import annotations
 import gzip
 import hashlib
 import threading
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
@@ -46,7 +46,7 @@ from judgepool.formats.fast_run.stream import parse_regular
 from judgepool.formats.source import GZIP_ERRORS, GZIP_MAGIC, UTF8_BOM, read_error
 
 # Read at call time: the tests shrink it to force many cuts.
-CHUNK_BYTES = 64 << 20
+CHUNK_BYTES = 8 << 20
 
 
 @dataclass(frozen=True, eq=False)
@@ -111,7 +111,7 @@ class RunBlocks:
             raise RuntimeError("the digest is known once the file is read to the end")
         return self._digest
 
-    def __iter__(self) -> Iterator[RunChunk]:
+    def __iter__(self) -> Generator[RunChunk]:
         try:
             handle = open(self.path, "rb")  # noqa: SIM115 (closed below, after the reads)
         except OSError as exc:
@@ -222,7 +222,7 @@ class RunChunks:
         """The sha256 of the file's (un-gzipped) bytes, once read."""
         return self.blocks.digest
 
-    def __iter__(self) -> Iterator[RunChunk]:
+    def __iter__(self) -> Generator[RunChunk]:
         carried: list[RunChunk] = []  # the rows of the last query seen so far
         for block in prefetched(self.blocks):
             self.rows += len(block)
