@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import queue
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Generator, Iterable
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -26,7 +26,7 @@ class _Failure:
         self.error = error
 
 
-def prefetched(items: Iterable[T], depth: int = 1) -> Iterator[T]:
+def prefetched(items: Iterable[T], depth: int = 1) -> Generator[T]:
     """``items`` in order, each made in a worker thread ahead of time (up to
     ``depth`` ahead). An exception from ``items`` is raised here at its place;
     when the caller stops early (an exception, or dropping the iterator), the
