@@ -8,7 +8,8 @@ write transaction. The run's record is written first, from its digest and line
 count (known from a first reading of the file), and `finish` checks that the
 chunks held exactly that many lines.
 
-Only the compressed snapshot grows with the run (about 16 bytes a line).
+Only the compressed snapshot grows with the run (about 16 bytes a line); one
+larger than SQLite's largest blob is left out (`finish`).
 """
 
 from __future__ import annotations
@@ -125,9 +126,15 @@ class RunWriter:
                 f"run lines were given rowids up to {last}, not {self._base + self._total}"
             )
         self._snapshot.close()
+        data = self._sink.getvalue()
+        if data.size > self._conn.getlimit(sqlite3.SQLITE_LIMIT_LENGTH):
+            # beyond SQLite's largest blob (1 GB: some 60 M lines): the run is
+            # kept without a snapshot, and read from its rows, as a run
+            # imported before snapshots were
+            return self.run_id
         self._conn.execute(
             "INSERT INTO run_columns (run_id, format, data) VALUES (?, ?, ?)",
             # a view of the snapshot's buffer, bound as a blob without a copy
-            (self.run_id, SNAPSHOT_FORMAT, memoryview(self._sink.getvalue())),
+            (self.run_id, SNAPSHOT_FORMAT, memoryview(data)),
         )
         return self.run_id
