@@ -64,7 +64,7 @@ class RunWriter:
         self._row = f"({self.run_id}, ?, ?, ?, ?, ?)"
         compression = "zstd" if pa.Codec.is_available("zstd") else None
         self._sink = pa.BufferOutputStream()
-        self._snapshot = ipc.new_stream(
+        self._snapshot: ipc.RecordBatchStreamWriter | None = ipc.new_stream(
             self._sink, _SCHEMA, options=ipc.IpcWriteOptions(compression=compression)
         )
 
@@ -101,6 +101,9 @@ class RunWriter:
         del columns
         insert_flat(self._conn, self._head, self._row, 5, flat)
         del flat
+        self._written += count
+        if self._snapshot is None:
+            return
         self._snapshot.write_batch(
             pa.record_batch(
                 [
@@ -113,7 +116,13 @@ class RunWriter:
                 schema=_SCHEMA,
             )
         )
-        self._written += count
+        if self._sink.tell() > self._conn.getlimit(sqlite3.SQLITE_LIMIT_LENGTH):
+            # beyond SQLite's largest blob (1 GB: some 60 M lines): the run is
+            # kept without a snapshot, and read from its rows, as a run
+            # imported before snapshots were; its memory goes now
+            self._snapshot.close()
+            self._snapshot = None
+            self._sink = pa.BufferOutputStream()
 
     def finish(self) -> int:
         """Check that every line the record counts was written, store the
@@ -125,13 +134,12 @@ class RunWriter:
             raise RuntimeError(
                 f"run lines were given rowids up to {last}, not {self._base + self._total}"
             )
+        if self._snapshot is None:
+            return self.run_id  # too large to keep (`add`)
         self._snapshot.close()
         data = self._sink.getvalue()
         if data.size > self._conn.getlimit(sqlite3.SQLITE_LIMIT_LENGTH):
-            # beyond SQLite's largest blob (1 GB: some 60 M lines): the run is
-            # kept without a snapshot, and read from its rows, as a run
-            # imported before snapshots were
-            return self.run_id
+            return self.run_id  # the end-of-stream mark took it over the limit
         self._conn.execute(
             "INSERT INTO run_columns (run_id, format, data) VALUES (?, ?, ?)",
             # a view of the snapshot's buffer, bound as a blob without a copy
