@@ -32,12 +32,18 @@ from tests.services.test_ws_imports import (  # every run test, run again in chu
     write,
     ws,
 )
+from tests.store.test_ws_open_files import (  # a workspace's own files: refused unopened
+    pooled,
+    test_an_open_workspaces_own_files_are_refused_as_input,
+)
 
 __all__ = [
+    "pooled",
     "test_a_bad_run_line_refuses_the_import_and_changes_nothing",
     "test_a_run_is_kept_as_imported_duplicates_included",
     "test_an_empty_run_and_a_bad_name_are_refused",
     "test_an_import_is_one_transaction_visible_only_when_complete",
+    "test_an_open_workspaces_own_files_are_refused_as_input",
     "test_each_run_reads_back_only_its_own_lines",
     "test_gzip_run_named_and_reimported",
     "test_run_import_reports_progress_up_to_the_total",

@@ -166,6 +166,9 @@ def import_run(
     """
     run_name = name if name is not None else default_run_name(path)
     check_run_name(run_name)
+    # before anything opens the file: a plain open and close of a workspace's
+    # file would drop the SQLite locks this process holds on it
+    refuse_workspace_file(path)
     if _streams(path):
         return _import_run_in_chunks(ws, path, run_name, on_progress)
     parsed = _parse_run(path)
@@ -211,7 +214,6 @@ def _import_run_in_chunks(
     checks in the same order, the same rows and snapshot."""
     from judgepool.services.streamed_import import check_run_file, import_run_in_chunks
 
-    refuse_workspace_file(path)
     digest, total = check_run_file(path)
     if not total:
         raise InputError("has no run lines", str(path))
