@@ -62,6 +62,7 @@ from judgepool.core.ranking import order_entries
 from judgepool.core.types import Evaluation, QueryResult
 from judgepool.formats.fast_run import parse_run_bytes, read_run_columns
 from judgepool.formats.trec import read_qrels, read_run
+from judgepool.services.streaming import score_in_chunks
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 
@@ -234,6 +235,20 @@ def fast_evaluator(case: Case) -> Evaluator:
     return lambda contract: evaluate_columns(columns, judgments, contract)
 
 
+def streamed_evaluator(case: Case) -> Evaluator:
+    """The same case read and scored in chunks of whole queries
+    (`services.streaming`), with 64 kB reads: many cuts on every run."""
+    judgments = read_qrels(DATA / case.qrels, case.scale).judgments
+
+    def evaluate_streamed(contract: Contract) -> Evaluation:
+        merged, _ = score_in_chunks(
+            DATA / case.run_file, case.run, judgments, contract, chunk_bytes=64 << 10
+        )
+        return merged.evaluation()
+
+    return evaluate_streamed
+
+
 # Document IDs rewritten to other shapes, order kept (a common prefix), so
 # trec_eval's tie order and every printed value stay the same: MS MARCO v2's
 # ``msmarco_passage_00_`` and a URL whose length crosses 64 bytes on DL data.
@@ -271,6 +286,7 @@ def rewritten_evaluator(shape: str) -> Callable[[Case], Evaluator]:
 PATHS: dict[str, Callable[[Case], Evaluator]] = {
     "reference": reference_evaluator,
     "fast": fast_evaluator,
+    "fast-streamed": streamed_evaluator,
     "fast-msmarco-v2-ids": rewritten_evaluator("msmarco-v2"),
     "fast-url-ids": rewritten_evaluator("url"),
 }

@@ -134,6 +134,20 @@ def check_run_name(name: str) -> None:
         raise InputError(f"run name {quoted(name)} cannot be used: it holds a comma")
 
 
+def _already_imported(
+    existing: run_store.StoredRun, run_name: str, path: str | Path, digest: str
+) -> RunImport:
+    """The no-op of importing the same file under its name again; a different
+    file under a taken name is refused."""
+    if existing.digest == digest:
+        return RunImport(run_name, str(path), digest, existing.lines, already_present=True)
+    raise InputError(
+        f"the workspace already has a different run named {quoted(run_name)} "
+        f"(imported from {quoted(existing.source)}); choose another with --name",
+        str(path),
+    )
+
+
 def import_run(
     ws: Workspace,
     path: str | Path,
@@ -145,25 +159,24 @@ def import_run(
 
     The whole file is read and checked first; its lines are then written in
     one transaction, so a bad line or an interrupted import leaves nothing.
+    A file of 64 MB or more is read (twice: checked, then written) a chunk at
+    a time, in bounded memory (`services.streamed_import`).
     The same file imported again under the same name is a no-op; a different
     file under a taken name is refused.
     """
     run_name = name if name is not None else default_run_name(path)
     check_run_name(run_name)
+    # before anything opens the file: a plain open and close of a workspace's
+    # file would drop the SQLite locks this process holds on it
+    refuse_workspace_file(path)
+    if _streams(path):
+        return _import_run_in_chunks(ws, path, run_name, on_progress)
     parsed = _parse_run(path)
     if not parsed.scores:
         raise InputError("has no run lines", str(path))
     existing = run_store.find_run(ws, run_name)
     if existing is not None:
-        if existing.digest == parsed.digest:
-            return RunImport(
-                run_name, str(path), parsed.digest, existing.lines, already_present=True
-            )
-        raise InputError(
-            f"the workspace already has a different run named {quoted(run_name)} "
-            f"(imported from {quoted(existing.source)}); choose another with --name",
-            str(path),
-        )
+        return _already_imported(existing, run_name, path, parsed.digest)
     total = len(parsed.scores)
     # The column snapshot is encoded in a thread while the rows are written:
     # pyarrow and sqlite3 both release the GIL for their heavy parts.
@@ -184,3 +197,31 @@ def import_run(
                 on_progress=on_progress,
             )
     return RunImport(run_name, str(path), parsed.digest, total)
+
+
+def _streams(path: str | Path) -> bool:
+    """Whether the run file is large enough to be imported in chunks."""
+    from judgepool.services.streamed_import import IMPORT_STREAM_FROM_BYTES
+    from judgepool.services.streaming import streams
+
+    return streams(path, IMPORT_STREAM_FROM_BYTES)
+
+
+def _import_run_in_chunks(
+    ws: Workspace, path: str | Path, run_name: str, on_progress: LinesCallback | None
+) -> RunImport:
+    """`import_run` in bounded memory (`services.streamed_import`): the same
+    checks in the same order, the same rows and snapshot."""
+    from judgepool.services.streamed_import import check_run_file, import_run_in_chunks
+
+    digest, total = check_run_file(path)
+    if not total:
+        raise InputError("has no run lines", str(path))
+    existing = run_store.find_run(ws, run_name)
+    if existing is not None:
+        return _already_imported(existing, run_name, path, digest)
+    import_run_in_chunks(
+        ws, path, name=run_name, source=storable_path(path), digest=digest, total=total,
+        on_progress=on_progress,
+    )  # fmt: skip
+    return RunImport(run_name, str(path), digest, total)

@@ -40,11 +40,13 @@ ENGINES: Final = ("fast", "reference")
 class RunSource:
     """Where a run's lines come from, read the way each engine wants them:
     ``columns`` for the fast engine, ``entries`` (the lines and the run's
-    digest) for the reference one. Each reads only when called."""
+    digest) for the reference one. Each reads only when called. ``path``: a
+    run file's, which the fast engine may read in chunks (`services.streaming`)."""
 
     name: str
     columns: Callable[[], RunColumns]
     entries: Callable[[], tuple[list[RunEntry], str]]
+    path: str | None = None
 
 
 def file_source(path: str | Path) -> RunSource:
@@ -60,7 +62,7 @@ def file_source(path: str | Path) -> RunSource:
         run = read_run(path)
         return run.entries, run.digest
 
-    return RunSource(str(path), columns, entries)
+    return RunSource(str(path), columns, entries, str(path))
 
 
 def stored_source(ws: Workspace, name: str) -> RunSource:
@@ -125,7 +127,16 @@ def _score(
     _check_engine(engine)
     on_progress(f"reading {name}")
     tops: dict[str, TopK] | None = None
-    if engine == "fast":
+    if engine == "fast" and source.path is not None and _streams(source.path):
+        from judgepool.services.streaming import score_in_chunks
+
+        merged, digest = score_in_chunks(
+            source.path, name, judgments, contract, with_tops=with_tops, on_progress=on_progress
+        )
+        _refuse_empty(merged.rows, name)
+        evaluation = merged.evaluation(name)
+        tops = merged.tops if with_tops else None
+    elif engine == "fast":
         from judgepool.core.fast import evaluate_columns, evaluate_columns_with_tops
 
         columns = source.columns()
@@ -152,6 +163,13 @@ def _score(
 def _check_engine(engine: str) -> None:
     if engine not in ENGINES:
         raise ValueError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
+
+
+def _streams(path: str) -> bool:
+    """Whether the run file is large enough to be read in chunks (see there)."""
+    from judgepool.services.streaming import streams
+
+    return streams(path)
 
 
 def _refuse_empty(lines: int, name: str) -> None:

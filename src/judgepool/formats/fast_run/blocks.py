@@ -60,14 +60,20 @@ def _split_blocks(
 
 
 def parse_blocks(
-    data: bytes | bytearray, path: str, *, fast: bool, bad: list[BadLine] | None = None
+    data: bytes | bytearray,
+    path: str,
+    *,
+    fast: bool,
+    bad: list[BadLine] | None = None,
+    first_line: int = 1,
 ) -> ParsedRun:
     """Tiers 2 and 3: block by block, the parser where it can vouch for a block,
     the reference's line helpers elsewhere. With a ``bad`` list, a bad line is
     appended to it and skipped (as the reference's ``collect_errors``) rather
-    than raised."""
+    than raised. ``data`` starts at line ``first_line`` of the file (a chunk of
+    it: `fast_run.chunks`), which numbers lines and errors."""
     parts: list[Block] = []
-    first_line = 1
+    start_line = first_line
     for start, end in _split_blocks(data, 0, len(data), BLOCK_BYTES):
         first_line = _parse_span(data, start, end, first_line, path, fast, parts, bad)
     count = sum(len(part.scores) for part in parts)
@@ -77,7 +83,7 @@ def parse_blocks(
         else np.zeros(0, dtype=np.int64)
     )
     # line numbers only increase, so first 1 and last `count` mean 1..count exactly
-    consecutive = count == 0 or (lines[0] == 1 and lines[-1] == count)
+    consecutive = count == 0 or (start_line == 1 and lines[0] == 1 and lines[-1] == count)
     return ParsedRun(
         combine([array for part in parts for array in part.query_ids]),
         combine([array for part in parts for array in part.doc_ids]),
