@@ -34,10 +34,15 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-CACHE = Path("/work/main/tests/benchmarks/.cache")
-QRELS = Path(
-    "/work/shared/data/msmarco-passage-dev-small/qrels.msmarco-passage.dev-subset.txt"
-)  # fmt: skip
+CACHE = HERE / ".cache"  # bench_compare.py's six generated runs are cached here
+# The project's shared data folder sits beside the repository (../shared/data).
+QRELS = (
+    HERE.parents[2]
+    / "shared"
+    / "data"
+    / "msmarco-passage-dev-small"
+    / ("qrels.msmarco-passage.dev-subset.txt")
+)
 GOAL_RATIO = 0.65
 TICKS = os.sysconf("SC_CLK_TCK")
 PAGE = os.sysconf("SC_PAGE_SIZE")
