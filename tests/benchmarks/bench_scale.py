@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Scale benchmark: ``judgepool score`` on the 6.98 M-line run and on a run ten times larger.
+"""Scale benchmark: ``judgepool score`` and ``audit``, the 6.98 M-line run and one ten times larger.
 
 A command-line script (not a pytest test). The large run is the data folder's
 ``make_large_run.py`` with ``--depth 10000``: the same 6,980 MS MARCO dev-small
@@ -10,11 +10,13 @@ tenths of their queries would be unknown to the qrels.) Both runs are cached
 under ``--workdir`` (git-ignored by default; never commit them); generating the
 large one takes two to three minutes.
 
-Every round scores both runs, each in a fresh process (``--preset trec_eval -k
-10 --format json``, as bench_score.py), and records wall time, CPU time, peak
-RSS and the CPU time the rest of the machine used meanwhile. It prints medians
-with min-max, the time ratio large / dev-scale (goal: at most 12) and the
-large run's peak RSS (goal: under 1.5 GB), and with ``--json`` writes every
+Every round scores both runs, then audits both, each in a fresh process
+(``judgepool score|audit RUN --qrels QRELS --preset trec_eval -k 10 --format
+json``, as bench_score.py), and records wall time, CPU time, peak RSS and the
+CPU time the rest of the machine used meanwhile. It prints medians with
+min-max, the time ratios large / dev-scale (scoring; the large audit against
+the dev-scale scoring and against the dev-scale audit; goal: at most 12) and
+the large run's peak RSS (goal: under 1.5 GB), and with ``--json`` writes every
 measurement.
 
     .venv/bin/python tests/benchmarks/bench_scale.py [--rounds 3] [--workdir DIR]
@@ -52,13 +54,16 @@ from bench_score import (  # the script's own folder, put on the path above
 LARGE_DEPTH = 10_000  # ten times the dev-scale run's 1,000 lines per query
 GOAL_RATIO = 12.0
 GOAL_PEAK_MB = 1500.0  # 1.5 GB = 1.5 x 10^9 bytes
+DEV, LARGE = "dev-scale 6.98 M", "large 69.8 M"
+JOBS = ("score", "audit")
 
 
 @dataclass
 class Round:
-    """One run scored once, in its own process."""
+    """One run scored or audited once, in its own process."""
 
     run: str
+    job: str
     round: int
     ok: bool
     wall_s: float
@@ -66,7 +71,7 @@ class Round:
     peak_rss_mb: float
     others_cpu_s: float | None
     load_1min: float
-    ndcg: float | None
+    ndcg: float | None  # scoring's mean nDCG@10; an audit's judged share at 10
     error: str | None = None
 
 
@@ -89,17 +94,24 @@ def ensure_large_run(data: Path, workdir: Path) -> Path:
     return target
 
 
-def score_once(name: str, run: Path, qrels: Path, number: int) -> Round:
+def measure_once(name: str, job: str, run: Path, qrels: Path, number: int) -> Round:
+    """``judgepool score`` (job "score") or ``judgepool audit`` of ``run``, once."""
     load = os.getloadavg()[0]
-    result = run_child(judgepool_argv(run, qrels))
+    argv = judgepool_argv(run, qrels)
+    if job == "audit":
+        argv[argv.index("score")] = "audit"  # the same options: --preset, -k, --format
+    result = run_child(argv)
     entry = Round(
-        name, number, result.returncode == 0, result.wall_s, result.cpu_s,
+        name, job, number, result.returncode == 0, result.wall_s, result.cpu_s,
         result.peak_rss_mb, result.others_cpu_s, load, None,
     )  # fmt: skip
     if not entry.ok:
         entry.error = result.stderr.strip()[-500:]
         return entry
-    entry.ndcg = parse_judgepool(result.stdout)[0]
+    if job == "audit":
+        entry.ndcg = json.loads(result.stdout)["coverage"]["judged_at_k"]
+    else:
+        entry.ndcg = parse_judgepool(result.stdout)[0]
     return entry
 
 
@@ -109,35 +121,45 @@ def spread(values: list[float], spec: str) -> str:
 
 def report(rounds: list[Round]) -> list[str]:
     lines = []
-    medians: dict[str, dict[str, float]] = {}
-    for name in ("dev-scale 6.98 M", "large 69.8 M"):
-        done = [r for r in rounds if r.run == name and r.ok]
-        failed = [r for r in rounds if r.run == name and not r.ok]
-        for r in failed:
-            lines.append(f"{name}: round {r.round} failed: {r.error}")
-        if not done:
-            continue
-        walls = [r.wall_s for r in done]
-        peaks = [r.peak_rss_mb for r in done]
-        others = [r.others_cpu_s for r in done if r.others_cpu_s is not None]
-        medians[name] = {"wall": statistics.median(walls), "peak": max(peaks)}
-        lines.append(
-            f"{name:17} wall s {spread(walls, '.2f')}  cpu s "
-            f"{spread([r.cpu_s for r in done], '.2f')}  peak MB {spread(peaks, '.0f')}  "
-            f"others' cpu s {spread(others, '.1f') if others else '?'}  "
-            f"load {spread([r.load_1min for r in done], '.2f')}  nDCG@10 {done[0].ndcg:.4f}"
-        )
-    if len(medians) == 2:
-        ratio = medians["large 69.8 M"]["wall"] / medians["dev-scale 6.98 M"]["wall"]
-        peak = medians["large 69.8 M"]["peak"]
-        lines.append(
-            f"time ratio large / dev-scale (medians): {ratio:.2f}x "
-            f"(goal <= {GOAL_RATIO:.0f}x: {'met' if ratio <= GOAL_RATIO else 'NOT met'})"
-        )
-        lines.append(
-            f"large run's peak RSS (highest round): {peak:.0f} MB "
-            f"(goal < {GOAL_PEAK_MB:.0f} MB: {'met' if peak < GOAL_PEAK_MB else 'NOT met'})"
-        )
+    medians: dict[tuple[str, str], dict[str, float]] = {}
+    for job in JOBS:
+        for name in (DEV, LARGE):
+            done = [r for r in rounds if (r.run, r.job) == (name, job) and r.ok]
+            failed = [r for r in rounds if (r.run, r.job) == (name, job) and not r.ok]
+            for r in failed:
+                lines.append(f"{job} {name}: round {r.round} failed: {r.error}")
+            if not done:
+                continue
+            walls = [r.wall_s for r in done]
+            peaks = [r.peak_rss_mb for r in done]
+            others = [r.others_cpu_s for r in done if r.others_cpu_s is not None]
+            medians[name, job] = {"wall": statistics.median(walls), "peak": max(peaks)}
+            value = "nDCG@10" if job == "score" else "judged@10"
+            lines.append(
+                f"{job:5} {name:17} wall s {spread(walls, '.2f')}  cpu s "
+                f"{spread([r.cpu_s for r in done], '.2f')}  peak MB {spread(peaks, '.0f')}  "
+                f"others' cpu s {spread(others, '.1f') if others else '?'}  "
+                f"load {spread([r.load_1min for r in done], '.2f')}  {value} {done[0].ndcg:.4f}"
+            )
+    ratios = [
+        ("scoring: large score / dev-scale score", (LARGE, "score"), (DEV, "score")),
+        ("large audit / dev-scale score", (LARGE, "audit"), (DEV, "score")),
+        ("large audit / dev-scale audit", (LARGE, "audit"), (DEV, "audit")),
+    ]
+    for label, large, dev in ratios:
+        if large in medians and dev in medians:
+            ratio = medians[large]["wall"] / medians[dev]["wall"]
+            lines.append(
+                f"time ratio {label} (medians): {ratio:.2f}x "
+                f"(goal <= {GOAL_RATIO:.0f}x: {'met' if ratio <= GOAL_RATIO else 'NOT met'})"
+            )
+    for job in JOBS:
+        if (LARGE, job) in medians:
+            peak = medians[LARGE, job]["peak"]
+            lines.append(
+                f"large run's peak RSS, {job} (highest round): {peak:.0f} MB "
+                f"(goal < {GOAL_PEAK_MB:.0f} MB: {'met' if peak < GOAL_PEAK_MB else 'NOT met'})"
+            )
     return lines
 
 
@@ -164,15 +186,16 @@ def main(argv: list[str] | None = None) -> int:
         warm_page_cache(path)
     rounds: list[Round] = []
     for number in range(1, args.rounds + 1):
-        # interleaved, so that the machine's noise falls on both alike
-        for name, run in (("dev-scale 6.98 M", dev), ("large 69.8 M", large)):
-            entry = score_once(name, run, qrels, number)
-            rounds.append(entry)
-            print(
-                f"round {number} {name}: {entry.wall_s:.2f} s, {entry.peak_rss_mb:.0f} MB"
-                + ("" if entry.ok else " FAILED"),
-                flush=True,
-            )
+        # interleaved, so that the machine's noise falls on all alike
+        for job in JOBS:
+            for name, run in ((DEV, dev), (LARGE, large)):
+                entry = measure_once(name, job, run, qrels, number)
+                rounds.append(entry)
+                print(
+                    f"round {number} {job} {name}: {entry.wall_s:.2f} s, "
+                    f"{entry.peak_rss_mb:.0f} MB" + ("" if entry.ok else " FAILED"),
+                    flush=True,
+                )
     lines = report(rounds)
     print("\n".join(lines))
     if args.json:

@@ -6,7 +6,9 @@ The columnar audit (`judgepool.core.fast.audit`) gives the reference audit's
 report item for item (`judgepool.services.scoring.audit_run_file` with
 ``engine="reference"`` computes that one); only the reading and the
 computing differ: the run is read into columns, collecting its bad lines
-(`read_run_columns_collecting`), and audited with array operations.
+(`read_run_columns_collecting`), and audited with array operations. A file
+large enough to be scored in chunks (`services.streaming.streams`) is audited
+in chunks too (`services.streamed_audit`), in bounded memory.
 """
 
 from __future__ import annotations
@@ -54,6 +56,10 @@ def fast_audit_file(
     name = str(path)
     refuse_workspace_file(path)
     on_progress(f"reading {name}")
+    if _streams(path):
+        from judgepool.services.streamed_audit import audit_in_chunks
+
+        return audit_in_chunks(path, judgments, contract, on_progress=on_progress)
     collected = read_run_columns_collecting(path)
     on_progress(f"auditing {name}")
     return audit_columns(
@@ -85,6 +91,12 @@ def score_and_audit_file(
     name = str(path)
     refuse_workspace_file(path)
     on_progress(f"reading {name}")
+    if _streams(path):
+        from judgepool.services.streamed_audit import score_and_audit_in_chunks
+
+        return score_and_audit_in_chunks(
+            path, judgments, qrels_digest, contract, on_progress=on_progress
+        )
     collected = read_run_columns_collecting(path)
     if collected.bad_lines:
         first = collected.bad_lines[0]
@@ -92,6 +104,13 @@ def score_and_audit_file(
     return _score_and_audit(
         collected.columns, name, collected.lines, judgments, qrels_digest, contract, on_progress
     )
+
+
+def _streams(path: str | Path) -> bool:
+    """Whether the run file is large enough to be read in chunks."""
+    from judgepool.services.streaming import streams
+
+    return streams(path)
 
 
 def score_and_audit_stored(

@@ -92,19 +92,27 @@ def score_in_chunks(
                 on_progress(f"reading and scoring {name} ({chunks.rows:,} lines)")
         return merged, chunks.digest
     except QuerySplit as split:
-        blocks = chunks.blocks
-        # the whole run's size, from how far into the file the reading got
-        read_share = blocks.raw_position / max(1, os.path.getsize(path))
-        estimate = blocks.bytes_read / max(read_share, 1e-9)
-        count = min(MAX_PARTITIONS, max(1, math.ceil(estimate / blocks.chunk_bytes)))
-        on_note(
-            f"{name} does not keep each query's lines together (query {split.query_id!r} "
-            "comes back after other queries): reading it again, grouped by query through "
-            f"{count} temporary file{'' if count == 1 else 's'} in {tempfile.gettempdir()} "
-            "(about the run's size on "
-            "disk, for as long as it is scored): about twice the time"
-        )
+        count = grouping_partitions(path, name, split.query_id, chunks.blocks, on_note)
     return _score_grouped(path, name, judgments, contract, with_tops, chunk_bytes, count)
+
+
+def grouping_partitions(
+    path: str | Path, name: str, query_id: str, blocks: RunBlocks, on_note: StageCallback
+) -> int:
+    """How many partitions to group a run that splits ``query_id`` into
+    (about a chunk each), from how far ``blocks`` got; says so with ``on_note``."""
+    # the whole run's size, from how far into the file the reading got
+    read_share = blocks.raw_position / max(1, os.path.getsize(path))
+    estimate = blocks.bytes_read / max(read_share, 1e-9)
+    count = min(MAX_PARTITIONS, max(1, math.ceil(estimate / blocks.chunk_bytes)))
+    on_note(
+        f"{name} does not keep each query's lines together (query {query_id!r} "
+        "comes back after other queries): reading it again, grouped by query through "
+        f"{count} temporary file{'' if count == 1 else 's'} in {tempfile.gettempdir()} "
+        "(about the run's size on "
+        "disk, for as long as it is scored): about twice the time"
+    )
+    return count
 
 
 def _score_grouped(

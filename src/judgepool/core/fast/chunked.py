@@ -27,9 +27,9 @@ from judgepool.core.bounds import TopK
 from judgepool.core.contract import Contract
 from judgepool.core.errors import DuplicateEntry, UnjudgedEntry
 from judgepool.core.fast.duplicates import find_duplicates
-from judgepool.core.fast.indexed import index_run
+from judgepool.core.fast.indexed import IndexedRun, index_run
 from judgepool.core.fast.judged import Matched
-from judgepool.core.fast.matching import find_judged_lines
+from judgepool.core.fast.matching import JudgedLines, find_judged_lines
 from judgepool.core.fast.run import ColumnarRun
 from judgepool.core.fast.scoring import score_queries
 from judgepool.core.fast.top import fast_tops
@@ -64,8 +64,14 @@ class ChunkedQueries:
     def add(self, chunk: ColumnarRun) -> None:
         """Score the queries of ``chunk`` (every line of each). Raises
         `QuerySplit`, adding nothing, when an earlier chunk held one of them."""
+        self.add_indexed(index_run(chunk, self._judgments, self._contract))
+
+    def add_indexed(self, indexed: IndexedRun, lookup: JudgedLines | None = None) -> None:
+        """`add` of a chunk already indexed (under any contract with this one's
+        tie policy and entity pattern: the index depends on those alone), its
+        judged lines ``lookup`` found too when given: a pass that audits the
+        chunk as well shares them."""
         judgments, contract = self._judgments, self._contract
-        indexed = index_run(chunk, judgments, contract)
         query_ids = indexed.layout.query_ids
         for query_id in query_ids:
             if query_id in self._seen:
@@ -73,9 +79,9 @@ class ChunkedQueries:
         self._seen.update(query_ids)
         self.rows += indexed.run.size
         self._unknown.extend(q for q in query_ids if q not in judgments)
-        matched = Matched(
-            indexed, find_judged_lines(indexed, judgments), find_duplicates(indexed, contract)
-        )
+        if lookup is None:
+            lookup = find_judged_lines(indexed, judgments)
+        matched = Matched(indexed, lookup, find_duplicates(indexed, contract))
         self._duplicates.extend(matched.duplicates.entries)
         if contract.duplicates == "reject" and self._duplicates:
             return  # the run is refused: its scores are never read

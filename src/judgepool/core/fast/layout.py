@@ -198,11 +198,20 @@ def _grouped_layout(run: Run, ties: TiePolicy, queries: Queries) -> Layout:
     else:
         order = Order.identity_of(size)
     ordered_scores = scores
-    if wrong_pairs.size and not order.identity:
+    # moving equal scores changes nothing, but for the sign of a zero (0.0 ==
+    # -0.0): a tie group's score is its first member's, as the reference's
+    if not order.identity and (wrong_pairs.size or _moves_a_negative_zero(scores, order)):
         ordered_scores = scores.copy()
         ordered_scores[order.moved_positions] = scores[order.moved_rows]
         equal_pairs = equal_neighbours(ordered_scores, inside)
     return Layout(queries.query_ids, segment_starts, order, True, None, ordered_scores, equal_pairs)
+
+
+def _moves_a_negative_zero(scores: FloatArray, order: Order) -> bool:
+    """Whether the order moves a -0.0 (ties by document ID may put it
+    before an equal 0.0)."""
+    moved = scores[order.moved_rows]
+    return bool(np.any((moved == 0.0) & np.signbit(moved)))
 
 
 def _ungrouped_layout(run: Run, ties: TiePolicy, codes: IntArray, query_ids: list[str]) -> Layout:

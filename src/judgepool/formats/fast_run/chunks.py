@@ -14,6 +14,9 @@ Every chunk's ``lines`` are the file's own line numbers, and the first bad
 line raises the `InputError` the whole-file reader raises (same message, file
 and line); a gzip file that is damaged further on is reported as damaged
 first, as the whole-file reader (which reads it all before parsing) does.
+Given a ``bad`` list (an audit's reading), the bad lines go there instead,
+as `read_run_columns_collecting` collects them, and the reading goes on;
+``physical_lines`` then counts the file's lines as that reader does.
 
 Whether queries really are kept together is for the reader of the chunks to
 check (`core.fast.chunked`): a query that comes back after another one spans
@@ -44,6 +47,7 @@ from judgepool.formats.fast_run.columns import block_as_run, combine, combine_ra
 from judgepool.formats.fast_run.prefetch import prefetched
 from judgepool.formats.fast_run.stream import parse_regular
 from judgepool.formats.source import GZIP_ERRORS, GZIP_MAGIC, UTF8_BOM, read_error
+from judgepool.formats.trec import BadLine
 
 # Read at call time: the tests shrink it to force many cuts.
 CHUNK_BYTES = 8 << 20
@@ -95,11 +99,16 @@ class RunBlocks:
     differs for gzip) tell how much is read so far.
     """
 
-    def __init__(self, path: str | Path, chunk_bytes: int | None = None) -> None:
+    def __init__(
+        self, path: str | Path, chunk_bytes: int | None = None, bad: list[BadLine] | None = None
+    ) -> None:
         self.path = str(path)
         self.chunk_bytes = chunk_bytes or CHUNK_BYTES
+        self.bad = bad
         self.bytes_read = 0
         self.raw_position = 0
+        self._newlines = 0
+        self._last_byte = b""
         self._hash = hashlib.sha256()
         self._hasher: threading.Thread | None = None
         self._digest: str | None = None
@@ -110,6 +119,13 @@ class RunBlocks:
         if self._digest is None:
             raise RuntimeError("the digest is known once the file is read to the end")
         return self._digest
+
+    @property
+    def physical_lines(self) -> int:
+        """The file's lines once read (comments, blank and bad lines
+        included; a last line without its newline counts), as
+        `read_run_columns_collecting` counts them."""
+        return self._newlines + (self._last_byte != b"\n")
 
     def __iter__(self) -> Generator[RunChunk]:
         try:
@@ -141,6 +157,8 @@ class RunBlocks:
         self._hasher = threading.Thread(target=self._hash.update, args=(data,), daemon=True)
         self._hasher.start()
         self.bytes_read += len(data)
+        if data:
+            self._last_byte = data[-1:]
         self.raw_position = handle.tell()
         return data
 
@@ -173,7 +191,9 @@ class RunBlocks:
                 except InputError:
                     self._check_rest(raw, handle)
                     raise
-                next_line += block.count(b"\n")
+                newlines = block.count(b"\n")
+                next_line += newlines
+                self._newlines += newlines
                 del block
                 if len(chunk):
                     yield chunk
@@ -190,7 +210,7 @@ class RunBlocks:
         if regular is not None and len(regular.scores) == rows:
             parsed = block_as_run(regular)
         else:
-            parsed = parse_blocks(block, self.path, fast=True, first_line=first_line)
+            parsed = parse_blocks(block, self.path, fast=True, first_line=first_line, bad=self.bad)
         lines = parsed.lines
         if lines is None:
             lines = np.arange(first_line, first_line + len(parsed.scores), dtype=np.int64)
@@ -213,8 +233,10 @@ class RunChunks:
     rows read.
     """
 
-    def __init__(self, path: str | Path, chunk_bytes: int | None = None) -> None:
-        self.blocks = RunBlocks(path, chunk_bytes)
+    def __init__(
+        self, path: str | Path, chunk_bytes: int | None = None, bad: list[BadLine] | None = None
+    ) -> None:
+        self.blocks = RunBlocks(path, chunk_bytes, bad)
         self.rows = 0
 
     @property
