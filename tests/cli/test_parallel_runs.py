@@ -183,7 +183,7 @@ def workers_of(session: int) -> list[int]:
     """The session's processes whose parent is in the session too: the workers
     (children of the forkserver), not the forkserver or its resource tracker."""
     processes = session_processes(session)
-    return [pid for pid, parent in processes.items() if parent in processes]
+    return [pid for pid, parent in processes.items() if parent in processes and parent != session]
 
 
 def all_gone(session: int, seconds: float = 10.0) -> bool:
@@ -243,6 +243,33 @@ def test_ctrl_c_stops_the_workers_without_a_traceback(slow_runs: tuple[Path, Pat
     assert process.returncode == 130
     assert stderr == b"judgepool: interrupted\n"
     assert workers_of(process.pid) == []
+    assert all_gone(process.pid)
+
+
+def test_ctrl_c_while_the_forkserver_starts_prints_no_traceback(
+    slow_runs: tuple[Path, Path],
+) -> None:
+    # The forkserver imports the engine before it ignores Ctrl-C itself: a
+    # Ctrl-C then must not print its KeyboardInterrupt traceback.
+    qrels, slow = slow_runs
+    command: list[str | Path] = [*JUDGEPOOL, "audit", *[slow] * 6, "--qrels", qrels, "--jobs", "2"]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               start_new_session=True)  # fmt: skip
+    try:
+        deadline = time.monotonic() + 60
+        while not [
+            p for p, parent in session_processes(process.pid).items() if parent == process.pid
+        ]:
+            assert process.poll() is None and time.monotonic() < deadline
+            time.sleep(0.005)
+        time.sleep(0.05)  # the server is up and importing; this process handles Ctrl-C again
+        os.killpg(process.pid, signal.SIGINT)
+        _, stderr = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+    assert process.returncode == 130, stderr
+    assert stderr == b"judgepool: interrupted\n"
     assert all_gone(process.pid)
 
 

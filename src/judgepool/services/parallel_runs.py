@@ -32,6 +32,7 @@ import multiprocessing
 import os
 import pickle
 import signal
+import threading
 import traceback
 from collections import deque
 from collections.abc import Callable, Sequence
@@ -137,7 +138,20 @@ def warm_up() -> None:
     context.set_forkserver_preload([PRELOAD])
     from multiprocessing import forkserver
 
-    forkserver.ensure_running()
+    # Ctrl-C reaches the whole process group. The forkserver ignores it only
+    # once its imports are done, and the resource tracker once its interpreter
+    # is up: a Ctrl-C before that printed a KeyboardInterrupt traceback from
+    # them. An ignored signal stays ignored across fork and exec, so they start
+    # ignoring it; this process handles it again right after (it stops them).
+    if threading.current_thread() is not threading.main_thread():
+        forkserver.ensure_running()  # only the main thread may change a handler
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        forkserver.ensure_running()
+    finally:
+        # None: a handler not set from Python; Python's own is the one to restore
+        signal.signal(signal.SIGINT, signal.default_int_handler if previous is None else previous)
 
 
 def map_runs(
@@ -270,9 +284,17 @@ class _Workers:
             name=f"judgepool-run-{index + 1}",
             daemon=True,
         )
-        process.start()
-        send.close()  # the worker holds the other copy: its end shows when it ends
-        self.running[index] = _Worker(process, receive)
+        # Ctrl-C is held back while the worker is started and registered: an
+        # interrupt in the middle of sending it its task left it reading half a
+        # pickle (a traceback on the terminal) and unknown to `stop`. It is
+        # delivered right after, with the worker known and stopped like the rest.
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            process.start()
+            send.close()  # the worker holds the other copy: its end shows when it ends
+            self.running[index] = _Worker(process, receive)
+        finally:
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
     def _collect(self) -> None:
         """Wait for at least one worker to finish; take its result or error."""
