@@ -287,14 +287,25 @@ class _Workers:
         # Ctrl-C is held back while the worker is started and registered: an
         # interrupt in the middle of sending it its task left it reading half a
         # pickle (a traceback on the terminal) and unknown to `stop`. It is
-        # delivered right after, with the worker known and stopped like the rest.
-        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        # raised right after, with the worker known and stopped like the rest.
+        # (The Python handler is swapped, not the signal masked: with a progress
+        # thread running, the signal would reach that thread and the handler
+        # would still run here.)
+        held: list[int] = []
+        main = threading.current_thread() is threading.main_thread()
+        previous = (
+            signal.signal(signal.SIGINT, lambda number, _: held.append(number)) if main else None
+        )
         try:
             process.start()
             send.close()  # the worker holds the other copy: its end shows when it ends
             self.running[index] = _Worker(process, receive)
         finally:
-            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+            if main:
+                restored = signal.default_int_handler if previous is None else previous
+                signal.signal(signal.SIGINT, restored)
+        if held and callable(previous):
+            previous(signal.SIGINT, None)  # Python's own handler raises KeyboardInterrupt
 
     def _collect(self) -> None:
         """Wait for at least one worker to finish; take its result or error."""
