@@ -9,6 +9,7 @@ import signal
 import threading
 import time
 from multiprocessing import forkserver
+from multiprocessing.context import ForkServerProcess
 from pathlib import Path
 
 import pytest
@@ -33,6 +34,7 @@ from judgepool.services.parallel_runs import (
     parallel,
     score_task,
 )
+from judgepool.services.worker_pool import WorkerPool
 from judgepool.store.workspace import WorkspaceBusy
 
 QUERIES = 3000
@@ -59,6 +61,53 @@ def workers() -> list[int]:
     return [int(pid) for pid in children.read_text().split()] if children.exists() else []
 
 
+def cpu_seconds(pid: int) -> float:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return 0.0
+    fields = stat[stat.rindex(")") + 2 :].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def test_a_worker_reads_one_run_after_another(tmp_path: Path) -> None:
+    # a process per worker, not per run: the second run reuses the first's memory
+    slow = slow_run(tmp_path / "slow")
+    seen: set[int] = set()
+    stop = threading.Event()
+
+    def watch() -> None:
+        while not stop.is_set():
+            seen.update(workers())
+            time.sleep(0.005)
+
+    watcher = threading.Thread(target=watch)
+    watcher.start()
+    try:
+        results = map_runs(score_task, [RunJob(slow)] * 5, against(), jobs=2)
+    finally:
+        stop.set()
+        watcher.join()
+    assert len(seen) == 2
+    assert [r.evaluation for r in results] == [results[0].evaluation] * 5
+    assert workers() == []  # each ended when it had nothing left to read
+
+
+def test_a_worker_that_dies_as_it_starts_fails_its_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the race this stands for: killed between its fork and reading its start
+    run = tmp_path / "r"
+    run.write_text("q1 Q0 d0 1 1.0 t\n")
+
+    def broken_start(self: object) -> None:
+        raise BrokenPipeError(32, "Broken pipe")
+
+    monkeypatch.setattr(ForkServerProcess, "start", broken_start)
+    with pytest.raises(WorkerStopped, match=r"/r: the worker .* ended as it was started"):
+        map_runs(score_task, [RunJob(str(run)), RunJob(str(run))], against(), jobs=2)
+
+
 def test_a_failure_stops_the_workers_still_running(tmp_path: Path) -> None:
     slow = slow_run(tmp_path / "slow")
     refused = tmp_path / "refused"
@@ -79,9 +128,10 @@ def test_a_killed_worker_is_reported_for_its_run(tmp_path: Path) -> None:
     found: list[int] = []
 
     def kill_first_worker() -> None:
+        # once it is reading (has used CPU time), as the system kills for memory
         deadline = time.monotonic() + 30
         while not found and time.monotonic() < deadline:
-            found.extend(workers()[:1])
+            found.extend(pid for pid in workers()[:1] if cpu_seconds(pid) > 0.1)
             time.sleep(0.01)
         for pid in found:
             os.kill(pid, signal.SIGKILL)
@@ -136,3 +186,17 @@ def test_when_runs_are_read_in_workers(tmp_path: Path) -> None:
         parallel(0, files)
     assert default_jobs(1) == 1
     assert default_jobs(1000) == len(os.sched_getaffinity(0))
+
+
+def reader_threads(against: object, job: object) -> int:
+    """A pool's work (module level: a worker is given it by name)."""
+    import pyarrow
+
+    return int(pyarrow.cpu_count())
+
+
+@pytest.mark.parametrize("jobs", [1, 2, 64])
+def test_each_worker_reads_with_its_share_of_the_cores(jobs: int) -> None:
+    cores = len(os.sched_getaffinity(0))
+    found = WorkerPool(reader_threads, ["a", "b"], ["a", "b"], None, jobs).run()
+    assert found == [max(1, cores // min(jobs, 2))] * 2

@@ -100,8 +100,9 @@ def score(
     --workspace and no RUN, every stored run is scored, and each evaluation is
     stored in the workspace.
 
-    Several runs are scored at once, one worker process per run, up to
-    --jobs (default: the cores this process may use); the output is the same
+    Several runs are scored at once, in up to --jobs worker processes (default:
+    the cores this process may use), each reading one run after another and
+    parsing with its share of the cores; the output is the same
     as one after another (--jobs 1), and a run that is refused stops the rest.
     """
     if with_audit and output_format == "trec":
@@ -250,8 +251,9 @@ def audit(
     the scores, short lists and zero-IDCG queries. Exits 0 whatever it finds,
     unless a finding named in --fail-on is present.
 
-    Several runs are audited at once, one worker process per run, up to
-    --jobs (default: the cores this process may use); the output is the same
+    Several runs are audited at once, in up to --jobs worker processes
+    (default: the cores this process may use), each reading one run after
+    another; the output is the same
     as one after another (--jobs 1).
     """
     kinds = [kind.strip() for kind in fail_on.split(",") if kind.strip()]

@@ -157,11 +157,11 @@ def jobs_option(func: F) -> F:
 
     return click.option(
         "--jobs", "-j", type=AsciiInteger(1, MAX_JOBS), default=None, metavar="N",
-        help="Read up to N runs at once, each in a worker process of its own; the output "
-        "is the same, in the order the runs were named. 1: one after another in this "
-        "process. Each worker holds its run in memory (about 0.8 GB for a 7 M-line run; "
-        "files of 512 MB or more are read in chunks, under 0.3 GB), so N at once need N "
-        "times that: lower N when memory is short. "
+        help="Read up to N runs at once, in N worker processes that each read one run "
+        "after another; the output is the same, in the order the runs were named. 1: one "
+        "after another in this process. Each worker holds the run it reads in memory "
+        "(about 0.8 GB for a 7 M-line run; files of 512 MB or more are read in chunks, "
+        "under 0.3 GB), so N at once need N times that: lower N when memory is short. "
         "[default: the cores this process may use, at most one per run]",
     )(func)  # fmt: skip
 
