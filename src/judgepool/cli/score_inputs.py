@@ -162,7 +162,7 @@ def jobs_option(func: F) -> F:
         "after another in this process. Each worker holds the run it reads in memory "
         "(about 0.8 GB for a 7 M-line run; files of 512 MB or more are read in chunks, "
         "under 0.3 GB), so N at once need N times that: lower N when memory is short. "
-        "[default: the cores this process may use, at most one per run]",
+        "[default: the cores this process may use, no more than the runs]",
     )(func)  # fmt: skip
 
 
