@@ -141,6 +141,7 @@ class WorkerPool:
         self.failures: dict[int, BaseException] = {}
         self.waiting = deque(range(len(jobs)))
         self.live: list[_Worker] = []
+        self.started = 0  # workers started so far (for their names)
 
     def run(self) -> list[Any]:
         warm_up()
@@ -185,7 +186,7 @@ class WorkerPool:
         process = _context().Process(
             target=_serve,
             args=(there, self.work, os.getcwd(), self.threads),
-            name=f"judgepool-worker-{len(self.live) + 1}",
+            name=f"judgepool-worker-{self.started + 1}",
             daemon=True,
         )
         with _interrupt_held():
@@ -198,6 +199,7 @@ class WorkerPool:
             there.close()  # the worker holds the other copy: its end shows when it ends
             worker = _Worker(process, here)
             self.live.append(worker)
+            self.started += 1
         return worker
 
     def _give(self, worker: _Worker | None, index: int) -> None:
@@ -213,14 +215,21 @@ class WorkerPool:
                     worker.started = True
                 worker.conn.send(self.jobs[index])
                 worker.index = index
-            except OSError:
-                worker.process.join()
-                self.failures[index] = WorkerStopped(self.names[index], worker.process.exitcode)
-                self._drop(worker)
+            except OSError:  # its end of the pipe is closed: it is gone
+                self._lost(worker, index)
 
     def _retire(self, worker: _Worker) -> None:
         with suppress(OSError):  # already gone
             worker.conn.send(None)  # "no more runs": it ends by itself
+        self._end(worker)
+
+    def _lost(self, worker: _Worker, index: int) -> None:
+        """``worker`` ended without a result for run ``index``: that run failed."""
+        self._end(worker)
+        self.failures[index] = WorkerStopped(self.names[index], worker.process.exitcode)
+
+    def _end(self, worker: _Worker) -> None:
+        """Wait for ``worker`` to end (killed if it does not), and let it go."""
         worker.process.join(STOP_GRACE_SECONDS)
         if worker.process.is_alive():
             worker.process.kill()
@@ -239,9 +248,7 @@ class WorkerPool:
             try:
                 outcome, value = worker.conn.recv()
             except (EOFError, OSError):
-                worker.process.join()
-                self.failures[index] = WorkerStopped(self.names[index], worker.process.exitcode)
-                self._drop(worker)
+                self._lost(worker, index)
                 continue
             worker.index = None
             if outcome == "ok":
