@@ -18,6 +18,7 @@ from textual.pilot import Pilot
 from textual.widgets import DataTable
 
 from judgepool.core.settle import find_holes
+from judgepool.services import judging
 from judgepool.services.consensus import workspace_judgments
 from judgepool.services.review import audit_workspace_run
 from judgepool.services.scoring import run_names, score_run_with_tops, stored_source
@@ -27,7 +28,7 @@ from judgepool.tui.dialogs.all_holes import AllHolesScreen
 from judgepool.tui.screens.audit import AuditScreen
 from judgepool.tui.screens.grade import GradeScreen
 from tests.tui.conftest import wait_ready
-from tests.tui.pilot_support import screen_text
+from tests.tui.pilot_support import screen_text, wait_until
 from tests.tui.review_support import build_review_workspace, review_app, settle
 
 SIZE = (150, 45)
@@ -182,6 +183,40 @@ async def test_enter_grades_the_first_and_the_next_comes(tmp_path: Path) -> None
         assert list(again.holes.order) == order[1:]
         assert again.holes.counts.holes == len(order) - 1
         assert f"{len(order) - 1} holes in the top 10" in screen_text(app)
+
+
+async def test_the_list_follows_grades_from_another_terminal(tmp_path: Path) -> None:
+    """A colleague grades two listed holes in another process while the list
+    is open: both leave it by themselves (the live refresh), the count in the
+    heading follows, and the highlighted hole stays highlighted."""
+    from tests.tui.conftest import build_workspace
+
+    workspace = build_workspace(tmp_path / "two.sqlite", ["hostile", "teaching"])
+    app = create_app(workspace, "alice")
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_ready(pilot)
+        dialog = await open_all_holes(pilot)
+        assert dialog.holes is not None
+        order = list(dialog.holes.order)
+        assert len(order) >= 4
+        await pilot.press("down", "down")
+        await settle(pilot)
+        highlighted = order[2]
+        with open_workspace(workspace) as ws:
+            for query_id, doc_id in (order[0], order[3]):
+                judging.judge(ws, query_id, doc_id, 1, annotator="bob")
+        rest = [order[1], order[2], *order[4:]]
+        await wait_until(
+            pilot,
+            lambda: dialog.holes is not None and list(dialog.holes.order) == rest,
+            "the graded holes to leave the list",
+        )
+        await settle(pilot)
+        assert dialog.current == rest.index(highlighted)
+        assert f"{len(rest)} holes in the top 10" in screen_text(app)
+        table = app.screen.query_one(DataTable)
+        listed = set(zip(column(table, "query"), column(table, "document"), strict=True))
+        assert order[0] not in listed and order[3] not in listed
 
 
 async def test_j_on_a_later_hole_queues_from_there(tmp_path: Path) -> None:

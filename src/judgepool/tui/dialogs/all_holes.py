@@ -13,7 +13,9 @@ shown literally (`rich.text.Text`), the text repaired for reading.
 others in the listed order, from the one below it round to the one above
 (`app.queue_holes`: after each grade the next not yet judged comes);
 ``escape`` closes. The list is read in a thread worker, on a borrowed read
-connection, each time the view opens: judged holes are gone from it.
+connection, when the view opens, and again after every grade saved here or in
+another terminal (`GradeSaved`; a burst of them is one re-read, made when the
+view is showing): judged holes leave it, the highlighted one stays highlighted.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from judgepool.services.all_holes import AllHoles, ListedHole, all_runs_holes
 from judgepool.tui.dialogs.screen_keys import SCREEN_KEYS
 from judgepool.tui.footer_keys import HELP_AND_QUIT
 from judgepool.tui.hosts import review_host
+from judgepool.tui.messages import GradeSaved
 from judgepool.tui.thread_jobs import Delivery, deliver, read_in_thread
 from judgepool.tui.widgets.score_format import data, message
 
@@ -96,6 +99,7 @@ class AllHolesScreen(ModalScreen[None]):
         super().__init__()
         self.contract = contract
         self.holes: AllHoles | None = None
+        self._stale = False  # a grade was saved since the list was read
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog-frame"):
@@ -106,6 +110,28 @@ class AllHolesScreen(ModalScreen[None]):
 
     def on_mount(self) -> None:
         self.query_one(".dialog-frame", Vertical).border_title = "Every run's holes"
+        review_host(self.app).grade_saved_signal.subscribe(self, self._grade_saved)
+        self._reread()
+
+    def on_screen_resume(self) -> None:
+        if self._stale:
+            self._reread()
+
+    def _grade_saved(self, _saved: GradeSaved) -> None:
+        # every run's top k is read again: once for a burst of grades (a
+        # colleague's, say), and only while the list is on screen
+        if self._stale:
+            return
+        self._stale = True
+        if self.is_current:
+            self.call_later(self._reread_if_stale)
+
+    def _reread_if_stale(self) -> None:
+        if self._stale and self.is_current:
+            self._reread()
+
+    def _reread(self) -> None:
+        self._stale = False
         contract = self.contract
         read_in_thread(
             self,
@@ -120,10 +146,13 @@ class AllHolesScreen(ModalScreen[None]):
         deliver(message)
 
     def _read(self, holes: AllHoles) -> None:
+        first = self.holes is None
+        keep = self._current_key()
         self.holes = holes
         self.query_one("#holes-heading", Static).update(heading(holes))
-        self._fill()
-        self.query_one("#holes-table", DataTable).focus()
+        self._fill(keep)
+        if first:
+            self.query_one("#holes-table", DataTable).focus()
 
     def _failed(self, error: str) -> None:
         self.query_one("#holes-heading", Static).update(message(error, "bold red"))
@@ -135,17 +164,28 @@ class AllHolesScreen(ModalScreen[None]):
         if self.holes is not None:
             self.call_after_refresh(self._fill)
 
-    def _fill(self) -> None:
+    def _fill(self, keep: tuple[str, str] | None = None) -> None:
+        """Fill the table; the cursor on ``keep`` if it is listed, else on the
+        same row."""
         holes = self.holes
         if holes is None:
             return
         table: DataTable[Text] = self.query_one("#holes-table", DataTable)
         row = table.cursor_row
+        if keep is not None and keep in holes.order:
+            row = holes.order.index(keep)
         width = table.size.width or self.app.size.width
         fill_holes(table, holes.listed, width)
         if holes.listed:
-            table.move_cursor(row=min(row, len(holes.listed) - 1))
+            table.move_cursor(row=min(max(row, 0), len(holes.listed) - 1))
         self._show_detail()
+
+    def _current_key(self) -> tuple[str, str] | None:
+        index = self.current
+        if index is None or self.holes is None:
+            return None
+        hole = self.holes.listed[index].hole
+        return (hole.query_id, hole.doc_id)
 
     @property
     def current(self) -> int | None:
