@@ -1,9 +1,9 @@
-"""What the process that forks `judgepool.services.parallel_runs`' workers
+"""What the process that forks `judgepool.services.worker_pool`'s workers
 imports once, before its first fork (its "preload"): never imported elsewhere.
 
 Importing this module makes that process ignore Ctrl-C, which it then passes
 on to every worker from the moment it is forked: the command's own process
-stops the workers (see `parallel_runs`), so none dies of the terminal's
+stops the workers (see `worker_pool`), so none dies of the terminal's
 interrupt with a traceback of its own. And the engine's modules (numpy,
 pyarrow) are imported here once, not in every worker.
 """
@@ -17,4 +17,5 @@ import judgepool.core.fast.audit  # noqa: E402
 import judgepool.formats.fast_run  # noqa: E402
 import judgepool.services.auditing  # noqa: E402
 import judgepool.services.parallel_runs  # noqa: E402
-import judgepool.services.scoring  # noqa: E402, F401
+import judgepool.services.scoring  # noqa: E402
+import judgepool.services.worker_pool  # noqa: E402, F401
