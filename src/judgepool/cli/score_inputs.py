@@ -157,7 +157,7 @@ def jobs_option(func: F) -> F:
 
     return click.option(
         "--jobs", "-j", type=AsciiInteger(1, MAX_JOBS), default=None, metavar="N",
-        help="Read up to N runs at once, in N worker processes that each read one run "
+        help="Read up to N runs at once, in up to N worker processes that each read one run "
         "after another; the output is the same, in the order the runs were named. 1: one "
         "after another in this process. Each worker holds the run it reads in memory "
         "(about 0.8 GB for a 7 M-line run; files of 512 MB or more are read in chunks, "
