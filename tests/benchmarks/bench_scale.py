@@ -71,7 +71,7 @@ class Round:
     peak_rss_mb: float
     others_cpu_s: float | None
     load_1min: float
-    ndcg: float | None  # scoring's mean nDCG@10; an audit's judged share at 10
+    value: float | None  # scoring's mean nDCG@10; an audit's judged share at 10
     error: str | None = None
 
 
@@ -109,9 +109,9 @@ def measure_once(name: str, job: str, run: Path, qrels: Path, number: int) -> Ro
         entry.error = result.stderr.strip()[-500:]
         return entry
     if job == "audit":
-        entry.ndcg = json.loads(result.stdout)["coverage"]["judged_at_k"]
+        entry.value = json.loads(result.stdout)["coverage"]["judged_at_k"]
     else:
-        entry.ndcg = parse_judgepool(result.stdout)[0]
+        entry.value = parse_judgepool(result.stdout)[0]
     return entry
 
 
@@ -134,12 +134,12 @@ def report(rounds: list[Round]) -> list[str]:
             peaks = [r.peak_rss_mb for r in done]
             others = [r.others_cpu_s for r in done if r.others_cpu_s is not None]
             medians[name, job] = {"wall": statistics.median(walls), "peak": max(peaks)}
-            value = "nDCG@10" if job == "score" else "judged@10"
+            measured = "nDCG@10" if job == "score" else "judged@10"
             lines.append(
                 f"{job:5} {name:17} wall s {spread(walls, '.2f')}  cpu s "
                 f"{spread([r.cpu_s for r in done], '.2f')}  peak MB {spread(peaks, '.0f')}  "
                 f"others' cpu s {spread(others, '.1f') if others else '?'}  "
-                f"load {spread([r.load_1min for r in done], '.2f')}  {value} {done[0].ndcg:.4f}"
+                f"load {spread([r.load_1min for r in done], '.2f')}  {measured} {done[0].value:.4f}"
             )
     ratios = [
         ("scoring: large score / dev-scale score", (LARGE, "score"), (DEV, "score")),

@@ -225,21 +225,32 @@ def test_refusal_stops_the_other_workers(tmp_path: Path, slow_runs: tuple[Path, 
     assert all_gone(process.pid)
 
 
-def test_ctrl_c_stops_the_workers_without_a_traceback(slow_runs: tuple[Path, Path]) -> None:
-    qrels, slow = slow_runs
-    command: list[str | Path] = [*JUDGEPOOL, "audit", *[slow] * 6, "--qrels", qrels, "--jobs", "2"]
+def interrupted(
+    command: list[str | Path], ready: Callable[[int], bool], then: float = 0.0
+) -> tuple[subprocess.Popen[bytes], bytes]:
+    """Run ``command`` in a session of its own and press Ctrl-C (SIGINT to
+    the whole group, as a terminal does) once ``ready(pid)`` holds and
+    ``then`` seconds more have passed; the ended process and its stderr."""
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                start_new_session=True)  # fmt: skip
     try:
         deadline = time.monotonic() + 60
-        while len(workers_of(process.pid)) < 2:
+        while not ready(process.pid):
             assert process.poll() is None and time.monotonic() < deadline
-            time.sleep(0.02)
-        os.killpg(process.pid, signal.SIGINT)  # what a terminal does on Ctrl-C
+            time.sleep(0.005)
+        time.sleep(then)
+        os.killpg(process.pid, signal.SIGINT)
         _, stderr = process.communicate(timeout=60)
     finally:
         if process.poll() is None:
             os.killpg(process.pid, signal.SIGKILL)
+    return process, stderr
+
+
+def test_ctrl_c_stops_the_workers_without_a_traceback(slow_runs: tuple[Path, Path]) -> None:
+    qrels, slow = slow_runs
+    command: list[str | Path] = [*JUDGEPOOL, "audit", *[slow] * 6, "--qrels", qrels, "--jobs", "2"]
+    process, stderr = interrupted(command, lambda pid: len(workers_of(pid)) >= 2)
     assert process.returncode == 130
     assert stderr == b"judgepool: interrupted\n"
     assert workers_of(process.pid) == []
@@ -253,21 +264,12 @@ def test_ctrl_c_while_the_forkserver_starts_prints_no_traceback(
     # Ctrl-C then must not print its KeyboardInterrupt traceback.
     qrels, slow = slow_runs
     command: list[str | Path] = [*JUDGEPOOL, "audit", *[slow] * 6, "--qrels", qrels, "--jobs", "2"]
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               start_new_session=True)  # fmt: skip
-    try:
-        deadline = time.monotonic() + 60
-        while not [
-            p for p, parent in session_processes(process.pid).items() if parent == process.pid
-        ]:
-            assert process.poll() is None and time.monotonic() < deadline
-            time.sleep(0.005)
-        time.sleep(0.05)  # the server is up and importing; this process handles Ctrl-C again
-        os.killpg(process.pid, signal.SIGINT)
-        _, stderr = process.communicate(timeout=60)
-    finally:
-        if process.poll() is None:
-            os.killpg(process.pid, signal.SIGKILL)
+
+    def server_started(pid: int) -> bool:
+        return any(parent == pid for parent in session_processes(pid).values())
+
+    # 0.05 s: the server is up and importing; this process handles Ctrl-C again
+    process, stderr = interrupted(command, server_started, then=0.05)
     assert process.returncode == 130, stderr
     assert stderr == b"judgepool: interrupted\n"
     assert all_gone(process.pid)

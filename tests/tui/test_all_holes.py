@@ -10,6 +10,8 @@ off the list the next time it opens.
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -74,6 +76,23 @@ async def open_all_holes(pilot: Pilot[Any]) -> AllHolesScreen:
     assert isinstance(dialog, AllHolesScreen)
     assert dialog.holes is not None
     return dialog
+
+
+@asynccontextmanager
+async def holes_of_two_sets(
+    tmp_path: Path,
+) -> AsyncIterator[tuple[Path, Pilot[Any], list[tuple[str, str]]]]:
+    """The hostile and teaching sets in one workspace, the app open as alice
+    on every run's holes: the workspace, the pilot and the holes' order."""
+    from tests.tui.conftest import build_workspace
+
+    workspace = build_workspace(tmp_path / "two.sqlite", ["hostile", "teaching"])
+    app = create_app(workspace, "alice")
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_ready(pilot)
+        dialog = await open_all_holes(pilot)
+        assert dialog.holes is not None
+        yield workspace, pilot, list(dialog.holes.order)
 
 
 async def test_every_runs_holes_with_runs_and_text(tmp_path: Path) -> None:
@@ -155,15 +174,8 @@ async def test_enter_grades_the_first_and_the_next_comes(tmp_path: Path) -> None
     """Enter sends the first listed hole to grading with the rest queued in
     the list's order; after a grade the next one is on screen; the list opened
     again has one hole fewer, the graded one gone."""
-    from tests.tui.conftest import build_workspace
-
-    workspace = build_workspace(tmp_path / "two.sqlite", ["hostile", "teaching"])
-    app = create_app(workspace, "alice")
-    async with app.run_test(size=SIZE) as pilot:
-        await wait_ready(pilot)
-        dialog = await open_all_holes(pilot)
-        assert dialog.holes is not None
-        order = list(dialog.holes.order)
+    async with holes_of_two_sets(tmp_path) as (workspace, pilot, order):
+        app = pilot.app
         await pilot.press("enter")
         await settle(pilot)
         grade = app.screen
@@ -189,15 +201,10 @@ async def test_the_list_follows_grades_from_another_terminal(tmp_path: Path) -> 
     """A colleague grades two listed holes in another process while the list
     is open: both leave it by themselves (the live refresh), the count in the
     heading follows, and the highlighted hole stays highlighted."""
-    from tests.tui.conftest import build_workspace
-
-    workspace = build_workspace(tmp_path / "two.sqlite", ["hostile", "teaching"])
-    app = create_app(workspace, "alice")
-    async with app.run_test(size=SIZE) as pilot:
-        await wait_ready(pilot)
-        dialog = await open_all_holes(pilot)
-        assert dialog.holes is not None
-        order = list(dialog.holes.order)
+    async with holes_of_two_sets(tmp_path) as (workspace, pilot, order):
+        app = pilot.app
+        dialog = app.screen
+        assert isinstance(dialog, AllHolesScreen)
         assert len(order) >= 4
         await pilot.press("down", "down")
         await settle(pilot)

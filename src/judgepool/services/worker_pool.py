@@ -110,7 +110,6 @@ class _Worker:
     process: BaseProcess
     conn: Connection
     index: int | None = None  # the run it is reading, None while idle
-    started: bool = False  # sent what the runs are read against
 
 
 class WorkerPool:
@@ -171,7 +170,7 @@ class WorkerPool:
             else:
                 self._retire(worker)
         while self._next() is not None and len(self.live) < self.workers:
-            self._give(self._start(), self.waiting.popleft())
+            self._start(self.waiting.popleft())
 
     def _next(self) -> int | None:
         """The next run to hand out, if there is one worth reading: a run after
@@ -179,9 +178,9 @@ class WorkerPool:
         until = min(self.failures, default=len(self.jobs))
         return self.waiting[0] if self.waiting and self.waiting[0] < until else None
 
-    def _start(self) -> _Worker | None:
-        """A new worker, given what the runs are read against; None (and the
-        run it was to read failed) when it ended before it could be given it."""
+    def _start(self, index: int) -> None:
+        """Start a worker, send it what the runs are read against, and hand it
+        run ``index``; a worker that ends before it has them fails the run."""
         here, there = _context().Pipe(duplex=True)
         process = _context().Process(
             target=_serve,
@@ -195,24 +194,23 @@ class WorkerPool:
             except OSError:  # it died as it was started (its start's pipe broke)
                 there.close()
                 here.close()
-                return None
+                self.failures[index] = WorkerStopped(self.names[index], None)
+                return
             there.close()  # the worker holds the other copy: its end shows when it ends
             worker = _Worker(process, here)
             self.live.append(worker)
             self.started += 1
-        return worker
+            try:
+                here.send_bytes(self.payload)
+            except OSError:  # its end of the pipe is closed: it is gone
+                self._lost(worker, index)
+                return
+        self._give(worker, index)
 
-    def _give(self, worker: _Worker | None, index: int) -> None:
-        """Hand run ``index`` to ``worker`` (what the runs are read against
-        first, to a new one); a worker that is gone fails the run."""
-        if worker is None:
-            self.failures[index] = WorkerStopped(self.names[index], None)
-            return
+    def _give(self, worker: _Worker, index: int) -> None:
+        """Hand run ``index`` to ``worker``; a worker that is gone fails the run."""
         with _interrupt_held():
             try:
-                if not worker.started:
-                    worker.conn.send_bytes(self.payload)
-                    worker.started = True
                 worker.conn.send(self.jobs[index])
                 worker.index = index
             except OSError:  # its end of the pipe is closed: it is gone

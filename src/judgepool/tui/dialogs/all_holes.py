@@ -36,8 +36,8 @@ from judgepool.display import literal
 from judgepool.services.all_holes import AllHoles, ListedHole, all_runs_holes
 from judgepool.tui.dialogs.screen_keys import SCREEN_KEYS
 from judgepool.tui.footer_keys import HELP_AND_QUIT
+from judgepool.tui.grade_rereads import RereadOnGrades
 from judgepool.tui.hosts import review_host
-from judgepool.tui.messages import GradeSaved
 from judgepool.tui.thread_jobs import Delivery, deliver, read_in_thread
 from judgepool.tui.widgets.score_format import data, message
 
@@ -99,7 +99,7 @@ class AllHolesScreen(ModalScreen[None]):
         super().__init__()
         self.contract = contract
         self.holes: AllHoles | None = None
-        self._stale = False  # a grade was saved since the list was read
+        self._grades = RereadOnGrades(self, self._reread)
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog-frame"):
@@ -110,28 +110,15 @@ class AllHolesScreen(ModalScreen[None]):
 
     def on_mount(self) -> None:
         self.query_one(".dialog-frame", Vertical).border_title = "Every run's holes"
-        review_host(self.app).grade_saved_signal.subscribe(self, self._grade_saved)
+        self._grades.subscribe()
         self._reread()
 
     def on_screen_resume(self) -> None:
-        if self._stale:
-            self._reread()
-
-    def _grade_saved(self, _saved: GradeSaved) -> None:
-        # every run's top k is read again: once for a burst of grades (a
-        # colleague's, say), and only while the list is on screen
-        if self._stale:
-            return
-        self._stale = True
-        if self.is_current:
-            self.call_later(self._reread_if_stale)
-
-    def _reread_if_stale(self) -> None:
-        if self._stale and self.is_current:
+        if self._grades.stale:
             self._reread()
 
     def _reread(self) -> None:
-        self._stale = False
+        self._grades.read()
         contract = self.contract
         read_in_thread(
             self,

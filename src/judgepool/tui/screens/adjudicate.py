@@ -31,8 +31,8 @@ from judgepool.services.adjudication import adjudicate, adjudication_queue
 from judgepool.services.disagreements import ListedDisagreement
 from judgepool.services.workspace import StorageError
 from judgepool.tui.footer_keys import HELP_AND_QUIT
+from judgepool.tui.grade_rereads import RereadOnGrades
 from judgepool.tui.hosts import grading_host
-from judgepool.tui.messages import GradeSaved
 from judgepool.tui.widgets.highlight import literal_text
 
 _GRADE: Final = Binding.Group("settle", compact=True)
@@ -79,7 +79,7 @@ class AdjudicateScreen(Screen[None]):
         self.with_resolved = False
         self.listed: tuple[ListedDisagreement, ...] = ()
         self._status = Text("")
-        self._stale = False
+        self._grades = RereadOnGrades(self, lambda: self.reload(keep=self._current_key()))
 
     def compose(self) -> ComposeResult:
         yield Static(id="adjudicate-title")
@@ -92,26 +92,11 @@ class AdjudicateScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.query_one("#adjudicate-detail", Static).border_title = "Every grade"
-        signal = getattr(self.app, "grade_saved_signal", None)
-        if signal is not None:
-            signal.subscribe(self, self._grade_saved)
+        self._grades.subscribe()
         self.reload()
 
     def on_screen_resume(self) -> None:
         if self.is_mounted:
-            self.reload(keep=self._current_key())
-
-    def _grade_saved(self, _saved: GradeSaved) -> None:
-        # Many announcements can arrive at once (a colleague's burst of grades):
-        # they are gathered into one re-read after the pending ones are handled.
-        if self._stale:
-            return
-        self._stale = True
-        if self.is_current:
-            self.call_later(self._reload_if_stale)
-
-    def _reload_if_stale(self) -> None:
-        if self._stale and self.is_current:
             self.reload(keep=self._current_key())
 
     def _current_key(self) -> tuple[str, str] | None:
@@ -122,7 +107,7 @@ class AdjudicateScreen(Screen[None]):
 
     def reload(self, keep: tuple[str, str] | None = None) -> None:
         """Read the queue again; the cursor stays on ``keep`` (or its row) if listed."""
-        self._stale = False
+        self._grades.read()
         host = grading_host(self.app)
         table: DataTable[Text | str] = self.query_one("#adjudicate-table", DataTable)
         row = table.cursor_row
