@@ -34,10 +34,14 @@ def ws(tmp_path: Path) -> Path:
             ("bob", "d3", 1, None),
             ("alice", "d4", 2, None),
             ("bob", "d4", 2, None),
-            ("judy", "d2", 2, "judy: the second half answers it"),
         ):
             judge(workspace, "q1", doc, value, annotator=who, note=note)
-    assert run("annotators", path, "--adjudicator", "judy").exit_code == 0
+    assert run("annotators", path, "add", "judy", "--role", "adjudicator").exit_code == 0
+    settled = run(
+        "judge", path, "q1", "d2", "2", "--annotator", "judy", "--adjudicate",
+        "--note", "judy: the second half answers it",
+    )  # fmt: skip
+    assert settled.exit_code == 0, settled.output
     return path
 
 
@@ -52,7 +56,7 @@ def test_disagreements_header_counts_filters_and_notes(ws: Path) -> None:
         "  note: exact\\x09answer\\x0aon two lines"
     )
     assert lines[3].startswith("  bob=0  ") and lines[3].endswith("  note: off topic")
-    assert lines[4] == "q1\td2\tresolved\tgap 1\tlatest=2 median=2 adjudicated=2"
+    assert lines[4] == "q1\td2\tresolved\tgap 1\tlatest=1 median=1 adjudicated=2"
     assert [line.split("=")[0].strip() for line in lines[5:]] == ["alice", "bob", "judy"]
     assert lines[7].endswith("note: judy: the second half answers it")
 

@@ -208,7 +208,9 @@ def test_a_newcomer_adjudicator_is_refused_naming_how_to_add_them(ws: Path) -> N
     # Carol adjudicates before grading anything: the refusal names the command
     # that adds her, and that command makes her an adjudicator at once.
     result = run("annotators", str(ws), "--adjudicator", "carol")
-    refused(result, "no annotator 'carol'", "judgepool annotators WS add 'carol' --adjudicator")
+    refused(
+        result, "no annotator 'carol'", "judgepool annotators WS add 'carol' --role adjudicator"
+    )
     added = run("annotators", str(ws), "add", "carol", "--adjudicator")
     assert added.exit_code == 0, added.output
     listing = run("annotators", str(ws))
@@ -255,7 +257,7 @@ def test_names_already_stored_are_printed_literally(ws: Path) -> None:
     conn = sqlite3.connect(ws)
     with conn:
         conn.execute(
-            "INSERT INTO annotators (name, adjudicator, added_at) VALUES (?, 0, 'then')",
+            "INSERT INTO annotators (name, added_at) VALUES (?, 'then')",
             ("eve\x1b]0;pwned\x07\x1b[2J",),
         )
     conn.close()

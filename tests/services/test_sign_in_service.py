@@ -34,7 +34,7 @@ def token_rows(ws: Workspace) -> list[tuple[str, bytes, bytes, str | None]]:
 
 def test_only_a_salted_hash_is_kept_and_it_matches_only_its_token(ws: Workspace) -> None:
     alice = sign_in.add_annotator(ws, "alice")
-    bob = sign_in.add_annotator(ws, "bob", adjudicator=True)
+    bob = sign_in.add_annotator(ws, "bob", role="adjudicator")
     rows = token_rows(ws)
     assert [row[0] for row in rows] == ["alice", "bob"]
     file_bytes = ws.path.read_bytes()

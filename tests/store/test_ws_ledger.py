@@ -12,14 +12,17 @@ from pathlib import Path
 
 import pytest
 
-from judgepool.core.errors import InputError
+from judgepool.core.errors import InputError, PolicyError
 from judgepool.formats.trec import qrels_digest, read_qrels
+from judgepool.services.adjudication import adjudicate
 from judgepool.services.consensus import disagreements, workspace_consensus, workspace_judgments
 from judgepool.services.judging import judge as judge_held
 from judgepool.services.judging import set_adjudicators, undo
 from judgepool.services.qrels import export_qrels
+from judgepool.services.roles import set_role
 from judgepool.services.workspace import Workspace, init_workspace
-from judgepool.store.ledger import current_judgments, list_events
+from judgepool.store.ledger import append_event, current_judgments, list_events
+from judgepool.store.ledger_undo import undo_latest
 
 # These tests judge items made up on the spot, in workspaces holding nothing else.
 judge = functools.partial(judge_held, allow_new=True)
@@ -110,14 +113,15 @@ def test_consensus_rules(ws: Workspace) -> None:
     judge(ws, "q1", "trio", 3, annotator="alice")
     judge(ws, "q1", "trio", 1, annotator="bob")
     judge(ws, "q1", "trio", 2, annotator="carol")
-    # adjudicated: judy's grade settles "trio"; "pair" stays unresolved
-    judge(ws, "q1", "trio", 1, annotator="judy")
-    set_adjudicators(ws, grant=["judy"])  # an annotator the workspace knows, once they have graded
+    # adjudicated: judy, an adjudicator, settles "trio"; "pair" stays unresolved
+    set_role(ws, "judy", "adjudicator")
+    settled = adjudicate(ws, "q1", "trio", 1, adjudicator="judy")
 
+    # an adjudication is not an annotation: latest and median read the annotations
     latest = workspace_consensus(ws, "latest")
-    assert latest.judgments == {"q1": {"solo": 2, "agreed": 1, "pair": 0, "trio": 1}}
+    assert latest.judgments == {"q1": {"solo": 2, "agreed": 1, "pair": 0, "trio": 2}}
     median = workspace_consensus(ws, "median")
-    assert median.judgments == {"q1": {"solo": 2, "agreed": 1, "pair": 0, "trio": 1}}
+    assert median.judgments == {"q1": {"solo": 2, "agreed": 1, "pair": 0, "trio": 2}}
     adjudicated = workspace_consensus(ws, "adjudicated")
     assert adjudicated.judgments == {"q1": {"solo": 2, "agreed": 1, "trio": 1}}
     assert [(u.query_id, u.doc_id) for u in adjudicated.unresolved] == [("q1", "pair")]
@@ -127,16 +131,77 @@ def test_consensus_rules(ws: Workspace) -> None:
     items = {d.doc_id: d for d in disagreements(ws)}
     assert set(items) == {"pair", "trio"}
     trio = items["trio"]
-    assert trio.grades == (("alice", 3), ("bob", 1), ("carol", 2), ("judy", 1))
-    assert (trio.latest, trio.median, trio.adjudicated) == (1, 1, 1)
+    assert trio.grades == (("alice", 3), ("bob", 1), ("carol", 2))
+    assert (trio.latest, trio.median, trio.adjudicated) == (2, 2, 1)
     assert trio.adjudicators == ("judy",)
     assert (items["pair"].latest, items["pair"].median, items["pair"].adjudicated) == (0, 0, None)
 
-    # without judy's grade, the median of 3, 1, 2 is 2 and latest is carol's 2
-    judge(ws, "q1", "trio", None, unsure=True, annotator="judy")
+    # judy's adjudication taken back: trio is unresolved again
+    undo(ws, settled.id, annotator="judy")
     assert workspace_judgments(ws, "median")[0]["q1"]["trio"] == 2
-    assert workspace_judgments(ws, "latest")[0]["q1"]["trio"] == 2
     assert "trio" not in workspace_judgments(ws, "adjudicated")[0]["q1"]
+
+
+def test_an_adjudicator_grading_as_an_annotator_is_not_adjudicating(ws: Workspace) -> None:
+    # carol is an adjudicator who also grades her own queue: that grade is an
+    # annotation (agreement counts it), and settles nothing
+    set_role(ws, "carol", "adjudicator")
+    judge(ws, "q1", "d1", 3, annotator="alice")
+    judge(ws, "q1", "d1", 1, annotator="carol")
+    adjudicated = workspace_consensus(ws, "adjudicated")
+    assert adjudicated.judgments == {}
+    assert [(u.query_id, u.doc_id) for u in adjudicated.unresolved] == [("q1", "d1")]
+    adjudicate(ws, "q1", "d1", 2, adjudicator="carol")
+    assert workspace_judgments(ws, "adjudicated")[0] == {"q1": {"d1": 2}}
+    # her annotation is still hers, unchanged by the adjudication
+    assert {(c.annotator, c.grade) for c in current_judgments(ws)} == {("alice", 3), ("carol", 1)}
+
+
+def test_only_adjudicators_and_leads_adjudicate(ws: Workspace) -> None:
+    judge(ws, "q1", "d1", 3, annotator="alice")
+    set_role(ws, "bob", "annotator")
+    with pytest.raises(PolicyError, match="not an adjudicator"):
+        adjudicate(ws, "q1", "d1", 2, adjudicator="bob")
+    set_role(ws, "lead", "lead")
+    assert adjudicate(ws, "q1", "d1", 2, adjudicator="lead").adjudicates
+
+
+def test_under_adjudicated_people_stand_over_an_import(ws: Workspace) -> None:
+    # an imported grade is not a person's: where one person graded the item
+    # differently, the person's grade stands without an adjudication
+    with ws.write() as conn:
+        append_event(
+            conn, query_id="q1", doc_id="d1", grade=3, unsure=False,
+            annotator="import:nist.qrels", source="import:nist.qrels",
+        )  # fmt: skip
+    judge(ws, "q1", "d1", 1, annotator="alice")
+    assert workspace_judgments(ws, "adjudicated")[0] == {"q1": {"d1": 1}}
+    assert workspace_judgments(ws, "median")[0] == {"q1": {"d1": 1}}  # low median of 3, 1
+    judge(ws, "q1", "d2", 3, annotator="m", source="model:x")
+    judge(ws, "q1", "d2", 2, annotator="n", source="model:y")
+    # no person graded d2 and its grades differ: unresolved under adjudicated
+    assert "d2" not in workspace_judgments(ws, "adjudicated")[0]["q1"]
+    assert workspace_judgments(ws, "latest")[0]["q1"]["d2"] == 2
+
+
+def test_undo_restores_a_state_not_a_place_in_time(ws: Workspace) -> None:
+    # a grades 1 then 2; b grades 3; a's undo brings back a's 1, which was
+    # given before b's 3: under latest the item stays 3
+    judge(ws, "q1", "d1", 1, annotator="a")
+    second = judge(ws, "q1", "d1", 2, annotator="a")
+    judge(ws, "q1", "d1", 3, annotator="b")
+    assert workspace_judgments(ws, "latest")[0] == {"q1": {"d1": 3}}
+    undo(ws, second.id, annotator="a")
+    assert {(c.annotator, c.grade) for c in current_judgments(ws)} == {("a", 1), ("b", 3)}
+    assert workspace_judgments(ws, "latest")[0] == {"q1": {"d1": 3}}
+    # and the CLI's undo of the latest grade does the same
+    third = judge(ws, "q1", "d1", 0, annotator="a")
+    assert workspace_judgments(ws, "latest")[0] == {"q1": {"d1": 0}}
+    assert undo_latest(ws, "a") is not None
+    assert workspace_judgments(ws, "latest")[0] == {"q1": {"d1": 3}}
+    # undoing the undo brings a's 0 back, dated from when it was given (after b's)
+    undo(ws, list_events(ws, annotator="a")[-1].id, annotator="a")
+    assert third.id and workspace_judgments(ws, "latest")[0] == {"q1": {"d1": 0}}
 
 
 def test_unknown_rule_is_refused(ws: Workspace) -> None:

@@ -165,8 +165,8 @@ def test_opening_a_version_1_workspace_upgrades_it_keeping_every_row(tmp_path: P
     with open_workspace(path) as ws:
         assert ws.schema_version() == SCHEMA_VERSION
         assert ws.scale == Scale(0, 3)
-        annotators = ws.conn.execute("SELECT name, adjudicator FROM annotators ORDER BY name")
-        assert annotators.fetchall() == [("alice", 0), ("bob", 0)]
+        annotators = ws.conn.execute("SELECT name, role FROM annotators ORDER BY name")
+        assert annotators.fetchall() == [("alice", None), ("bob", None)]
         # new columns arrive empty, and the file is usable at once
         assert (
             ws.conn.execute(

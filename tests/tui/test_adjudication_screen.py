@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from judgepool.services import judging
+from judgepool.services.adjudication import adjudicate
 from judgepool.services.consensus import workspace_judgments
 from judgepool.services.workspace import open_workspace
 from judgepool.store import ledger
@@ -18,7 +19,7 @@ from tests.tui.pilot_support import screen_text, wait_until
 
 def _team(path: Path, *, carol_settles_one: bool = True) -> list[tuple[str, str]]:
     """alice and bob disagree on two items (gaps 1 and 3) and agree on one;
-    carol is the adjudicator. Returns the pooled items, in order."""
+    carol is the adjudicator, lena the lead. Returns the pooled items, in order."""
     with open_workspace(path) as ws:
         items = [
             (q, d)
@@ -32,9 +33,10 @@ def _team(path: Path, *, carol_settles_one: bool = True) -> list[tuple[str, str]
                 judging.judge(ws, q, d, grade, annotator=who, note=f"{who}'s [b]note[/b]")
         # carol has no grade yet, so the command line would not know her: the store's role
         with ws.write() as conn:
-            ledger.set_adjudicator(conn, "carol")
+            ledger.set_role(conn, "carol", "adjudicator")
+            ledger.set_role(conn, "lena", "lead")  # the lead, who sees agreement
         if carol_settles_one:
-            judging.judge(ws, q1, d1, 1, annotator="carol")
+            adjudicate(ws, q1, d1, 1, adjudicator="carol")
     return items
 
 
@@ -96,14 +98,18 @@ async def test_others_are_told_why_they_cannot_adjudicate(teaching_ws: Path) -> 
     app = create_app(teaching_ws, "alice")
     async with app.run_test(size=(120, 30)) as pilot:
         await wait_ready(pilot)
-        await pilot.press("D")
+        await pilot.press("D")  # an annotator's D is no key at all
+        await pilot.pause()
+        assert not isinstance(app.screen, AdjudicateScreen)
+        assert not app._notifications
+        app.action_adjudicate()  # as a command would, if one reached it
         await pilot.pause()
         assert not isinstance(app.screen, AdjudicateScreen)
         # toasts are not in the exported screenshot: read the app's notifications
         told = [note.message for note in app._notifications]
         assert len(told) == 1
         assert "'alice' is not an adjudicator" in told[0]
-        assert "--adjudicator NAME" in told[0]
+        assert "annotators WORKSPACE role NAME adjudicator" in told[0]
 
 
 async def test_the_minimum_gap_narrows_the_queue(teaching_ws: Path) -> None:
@@ -127,7 +133,7 @@ async def test_the_minimum_gap_narrows_the_queue(teaching_ws: Path) -> None:
 
 async def test_the_agreement_screen_shows_pairs_and_all(teaching_ws: Path) -> None:
     _team(teaching_ws)
-    app = create_app(teaching_ws, "alice")
+    app = create_app(teaching_ws, "lena")
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_ready(pilot)
         await pilot.press("K")

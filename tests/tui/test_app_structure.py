@@ -1,8 +1,8 @@
 """Guards on the app's structure: its modules import one another without a
 cycle, no screen or dialog imports the app shell, no module of the app is
-longer than 400 lines, and the audit and scores screens are imported only
-when first shown (they are most of the app's import time). And on the app's
-tests: Textual's public API only, and no fixed pauses.
+longer than 400 lines unless its docstring says why, and the audit and scores
+screens are imported only when first shown (they are most of the app's import
+time). And on the app's tests: Textual's public API only, and no fixed pauses.
 
 The import graph is read from the source with `ast`: every ``import`` and
 ``from … import`` of a ``judgepool.tui`` module counts, wherever it is written
@@ -111,14 +111,27 @@ def test_no_screen_or_dialog_imports_the_app_shell() -> None:
     assert importers == []
 
 
-def test_no_module_of_the_app_is_longer_than_400_lines() -> None:
+# A module may pass MAX_LINES where one module is the clearer design; its
+# docstring then says why, in a paragraph that starts with these words.
+LONG_BECAUSE = "Longer than 400 lines because"
+
+
+def test_no_module_of_the_app_is_longer_than_400_lines_without_saying_why() -> None:
     long = {
         str(path.relative_to(TUI)): lines
         for path in sorted(TUI.rglob("*"))
         if path.suffix in (".py", ".tcss")
         and (lines := len(path.read_text(encoding="utf-8").splitlines())) > MAX_LINES
+        and not says_why_it_is_long(path)
     }
     assert long == {}
+
+
+def says_why_it_is_long(path: Path) -> bool:
+    if path.suffix != ".py":
+        return False
+    docstring = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8"))) or ""
+    return LONG_BECAUSE in docstring
 
 
 # Runs the app in a fresh interpreter, as ``judgepool tui`` does, and reports

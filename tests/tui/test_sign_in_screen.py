@@ -15,6 +15,7 @@ from judgepool.services.workspace import open_workspace
 from judgepool.store import ledger
 from judgepool.tui.app import create_app
 from judgepool.tui.screens.grade import GradeScreen
+from judgepool.tui.screens.help import HelpScreen
 from judgepool.tui.screens.sign_in import FAILURE_PAUSE, SignInScreen
 from tests.tui.conftest import wait_ready
 from tests.tui.pilot_support import screen_text, wait_until
@@ -80,8 +81,11 @@ async def test_a_wrong_token_is_refused_then_the_right_one_opens_grading(
         assert current is not None
         await pilot.press("2")
         await wait_until(pilot, lambda: screen.session.current != current, "the next document")
-        await pilot.press("a")  # the app's keys work now
-        assert not isinstance(app.screen, GradeScreen)
+        await pilot.press("question_mark")  # the app's keys work now
+        await wait_until(pilot, lambda: isinstance(app.screen, HelpScreen), "the help")
+        await pilot.press("escape", "a")  # but an annotator's reach only: no audit
+        await pilot.pause()
+        assert isinstance(app.screen, GradeScreen)
     with open_workspace(teaching_ws) as ws:
         failures = sign_in.recent_failures(ws)
         events = [(e.annotator, e.grade) for e in ledger.list_events(ws)]

@@ -38,7 +38,8 @@ async def test_the_footer_shows_help_and_quit(tmp_path: Path, key: str) -> None:
 @pytest.mark.parametrize("key", ["D", "K"])
 async def test_the_team_screens_footer_shows_help_and_quit(teaching_ws: Path, key: str) -> None:
     _team(teaching_ws)
-    app = create_app(teaching_ws, "carol")
+    # agreement is the lead's; adjudication (and search) carol's, the adjudicator
+    app = create_app(teaching_ws, "lena" if key == "K" else "carol")
     async with app.run_test(size=SMALL) as pilot:
         await wait_ready(pilot)
         await pilot.press(key)

@@ -74,7 +74,8 @@ def test_team_screens_80x24(
     # the grades' times are on the adjudication screen: the same in every picture
     monkeypatch.setattr(ledger, "now", lambda: "2026-01-02T03:04:05.000000Z")
     _team(teaching_ws)
-    app = create_app(teaching_ws, "carol")
+    # agreement is the lead's; adjudication (and search) carol's, the adjudicator
+    app = create_app(teaching_ws, "lena" if key == "K" else "carol")
 
     async def show(pilot: Pilot[Any]) -> None:
         await wait_ready(pilot)

@@ -21,6 +21,8 @@ from typing import Any
 
 from sklearn.metrics import cohen_kappa_score
 
+from judgepool.services.adjudication import settled_items
+from judgepool.services.workspace import open_workspace
 from tests.tui.conftest import build_workspace, set_folder
 from tests.tui.terminal_support import open_terminal, wait_for_exit
 from tests.tui.test_terminal_e2e import Terminal, app_command, judged, pytestmark, session_count
@@ -66,7 +68,7 @@ def test_three_annotators_grade_blind_and_carol_adjudicates(tmp_path: Path) -> N
     workspace = build_workspace(tmp_path / "team.sqlite", ["hostile", "teaching"])
     done = judgepool("assign", workspace, "--annotators", "alice,bob", "--overlap", "2")
     assert done.returncode == 0 and "items per annotator: alice 6, bob 6" in done.stdout
-    done = judgepool("annotators", workspace, "add", "carol", "--adjudicator")
+    done = judgepool("annotators", workspace, "add", "carol", "--role", "adjudicator")
     assert done.returncode == 0, done.stderr
 
     with (
@@ -113,10 +115,11 @@ def test_three_annotators_grade_blind_and_carol_adjudicates(tmp_path: Path) -> N
         for settled in range(1, n + 1):
             carol.keys("3" if settled % 2 else "1")
             carol.wait_for(lambda s, left=n - settled: f"{left} unresolved of {n}" in s)
-        carol_grades = {
-            item: grade for item, grade in judged(workspace, "carol").items() if grade is not None
-        }
+        with open_workspace(workspace) as ws:
+            carol_grades = settled_items(ws, "carol")
         assert sorted(carol_grades) == differ
+        # her settling grades are adjudications, not annotations of hers
+        assert not any(grade is not None for grade in judged(workspace, "carol").values())
 
         for terminal in (alice, bob, carol):
             terminal.keys("q")

@@ -1,6 +1,7 @@
-"""``judgepool annotators``: list a workspace's annotators and set their roles;
-``annotators WS add NAME`` issues a sign-in token for served sessions
-(`judgepool serve`), ``annotators WS revoke NAME`` ends it, and
+"""``judgepool annotators``: list a workspace's annotators and their roles;
+``annotators WS add NAME [--role R]`` issues a sign-in token for served
+sessions (`judgepool serve`) and records the role, ``annotators WS role NAME
+R`` changes a role, ``annotators WS revoke NAME`` ends a token, and
 ``annotators WS sign-ins`` lists the failed sign-ins.
 
 ``annotators WS [--adjudicator NAME] [--not-adjudicator NAME]`` works as it
@@ -23,10 +24,11 @@ from judgepool.display import literal
 
 # The services load SQLite and sqlite-utils: imported when a command runs.
 if TYPE_CHECKING:
-    from judgepool.services import judging, sign_in
+    from judgepool.services import judging, roles, sign_in
     from judgepool.services import workspace as workspaces
 else:
     judging = LazyModule("judgepool.services.judging")
+    roles = LazyModule("judgepool.services.roles")
     sign_in = LazyModule("judgepool.services.sign_in")
     workspaces = LazyModule("judgepool.services.workspace")
 
@@ -65,7 +67,17 @@ def annotators_command(
     """List WORKSPACE's annotators (role, events, graded items); set adjudicators.
 
     With 'add NAME' or 'revoke NAME' after WORKSPACE: issue or end NAME's
-    sign-in token for 'judgepool serve'; with 'sign-ins': the failed sign-ins.
+    sign-in token for 'judgepool serve'; 'role NAME ROLE': change a role;
+    'sign-ins': the failed sign-ins.
+
+    Roles: annotator (grades their own queue, blind), adjudicator (also
+    settles disagreements), lead (everything: audit, scores, agreement,
+    settings). Until any role is set, whoever opens the app in a terminal
+    acts as the lead.
+
+    \b
+    Example:
+      judgepool annotators team.sqlite add carol --role lead
     """
     ctx.obj = workspace
     if ctx.invoked_subcommand is not None:
@@ -74,32 +86,76 @@ def annotators_command(
         if adjudicators or revoked:
             judging.set_adjudicators(ws, grant=adjudicators, revoke=revoked)
         listed = judging.list_annotators(ws)
+        any_role = roles.roles_in_use(ws)
     for annotator in listed:
-        role = "adjudicator" if annotator.adjudicator else "annotator"
+        role = annotator.role or "no role"
         click.echo(
             f"{literal(annotator.name)}\t{role}\t{annotator.events} events\t"
             f"{annotator.graded} graded"
         )
+    if not any_role:
+        click.echo(
+            "no role is set: whoever opens the app in a terminal acts as the lead, and a "
+            "served session as an annotator; set roles with: judgepool annotators WS role "
+            "NAME annotator|adjudicator|lead",
+            err=True,
+        )
+
+
+_ROLE_CHOICE = click.Choice(["annotator", "adjudicator", "lead"])
 
 
 @annotators_command.command("add")
 @click.argument("name")
-@click.option("--adjudicator", is_flag=True, help="NAME is also an adjudicator.")
+@click.option(
+    "--role",
+    type=_ROLE_CHOICE,
+    default=None,
+    help="What NAME may reach in the app: annotator (the default: their own queue, blind), "
+    "adjudicator (also settles disagreements), lead (everything).",
+)
+@click.option("--adjudicator", is_flag=True, help="The same as --role adjudicator.")
 @click.pass_obj
-def add_command(workspace: str, name: str, adjudicator: bool) -> None:
+def add_command(workspace: str, name: str, role: str | None, adjudicator: bool) -> None:
     """Add NAME, who may sign in to 'judgepool serve'; print their token once.
 
     Only a salted hash of the token is kept: hand it to NAME now. The token
     is alone on the last line of the output.
+
+    \b
+    Example:
+      judgepool annotators team.sqlite add alice --role annotator | tail -n 1
     """
+    if adjudicator and role not in (None, "adjudicator"):
+        raise click.BadParameter(f"--adjudicator contradicts --role {role}", param_hint="--role")
+    role = role or ("adjudicator" if adjudicator else "annotator")
     with workspaces.open_workspace(workspace) as ws:
-        token = sign_in.add_annotator(ws, name, adjudicator=adjudicator)
-    role = "adjudicator" if adjudicator else "annotator"
+        token = sign_in.add_annotator(ws, name, role=role)
     click.echo(
         f"added {literal(name)} ({role}); their sign-in token is below. It is shown only "
         "this once (the workspace keeps a salted hash): hand it to them now."
     )
     click.echo(token)
+
+
+@annotators_command.command("role")
+@click.argument("name")
+@click.argument("role", type=_ROLE_CHOICE)
+@click.pass_obj
+def role_command(workspace: str, name: str, role: str) -> None:
+    """Set NAME's role to ROLE (annotator, adjudicator or lead).
+
+    The app reads the role whenever a screen is opened, so it takes effect in
+    sessions already open at their next screen.
+
+    \b
+    Example:
+      judgepool annotators team.sqlite role bob adjudicator
+    """
+    with workspaces.open_workspace(workspace) as ws:
+        change = roles.set_role(ws, name, role)
+    before = change.before or "no role"
+    click.echo(f"{literal(change.name)}: {before} -> {change.after}")
 
 
 @annotators_command.command("revoke")

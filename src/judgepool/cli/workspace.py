@@ -30,11 +30,12 @@ from judgepool.display import literal, quoted
 
 # The services load SQLite and sqlite-utils: imported when a command runs.
 if TYPE_CHECKING:
-    from judgepool.services import imports, judging, notes
+    from judgepool.services import adjudication, imports, judging, notes
     from judgepool.services import pools as pooling
     from judgepool.services import qrels as qrels_files
     from judgepool.services import workspace as workspaces
 else:
+    adjudication = LazyModule("judgepool.services.adjudication")
     imports = LazyModule("judgepool.services.imports")
     judging = LazyModule("judgepool.services.judging")
     notes = LazyModule("judgepool.services.notes")
@@ -193,6 +194,13 @@ def import_command(
     is_flag=True,
     help="Judge a query or document the workspace does not hold yet (see above).",
 )
+@click.option(
+    "--adjudicate",
+    is_flag=True,
+    help="Record the grade as an adjudication: it settles a disagreement under the "
+    "adjudicated consensus, and is not an annotation (agreement and progress leave it "
+    "out). For adjudicators and leads only.",
+)
 def judge_command(
     workspace: str,
     query: str,
@@ -202,6 +210,7 @@ def judge_command(
     note: str | None,
     source: str,
     allow_new: bool,
+    adjudicate: bool,
 ) -> None:
     """Grade document DOC for query QUERY in WORKSPACE.
 
@@ -214,9 +223,26 @@ def judge_command(
     queries / docs), in a stored run, in a pool, or already judged by
     anyone. Anything else is refused as a likely typo, naming the closest
     known IDs; --allow-new judges it anyway.
+
+    \b
+    Example:
+      judgepool judge team.sqlite 1043135 650641 2 --annotator alice --note "partly"
     """
     value = parse_grade(grade)
     with workspaces.open_workspace(workspace, to_write=True) as ws:
+        if adjudicate:
+            if value is None:
+                raise click.BadParameter(
+                    "an adjudication is a grade, not unsure", param_hint="GRADE"
+                )
+            settled = adjudication.adjudicate(
+                ws, query, doc, value, adjudicator=annotator, note=note
+            )
+            click.echo(
+                f"{literal(settled.annotator)} settled query {literal(settled.query_id)} doc "
+                f"{literal(settled.doc_id)} -> {settled.grade} [event {settled.id}]"
+            )
+            return
         event = judging.judge(
             ws,
             query,

@@ -150,7 +150,10 @@ def disagreements_command(workspace: str, unresolved: bool, min_gap: int, fmt: s
         )
         for detail in found.details:
             note = "" if detail.note is None else f"  note: {literal(detail.note)}"
-            click.echo(f"  {literal(detail.annotator)}={detail.grade}  {detail.graded_at}{note}")
+            settled = " (adjudication)" if detail.adjudication else ""
+            click.echo(
+                f"  {literal(detail.annotator)}={detail.grade}{settled}  {detail.graded_at}{note}"
+            )
 
 
 def _disagreement_dict(found: ListedDisagreement) -> dict[str, Any]:
@@ -171,6 +174,7 @@ def _disagreement_dict(found: ListedDisagreement) -> dict[str, Any]:
                 "grade": detail.grade,
                 "time": detail.graded_at,
                 "note": detail.note,
+                "adjudication": detail.adjudication,
             }
             for detail in found.details
         ],

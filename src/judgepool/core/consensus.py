@@ -1,35 +1,112 @@
-"""The consensus rules: how one grade per (query, document) is chosen when
-annotators disagree.
+"""The consensus rules: how one grade per (query, document) is chosen from the
+grades its raters currently hold, as plain rows (the store reads them; the
+rules are here, so they can be read and tested without a database).
 
-When the annotators holding a grade for an item all give the same grade
-(in particular when only one annotator graded it), that grade, under every
-rule. Otherwise:
+A rater's current grade of an item is a `HeldGrade`: who holds it, the grade,
+when it was first given (``since``, a ledger position: an undo that brings a
+grade back dates it from when it was given, not from the undo) and whether a
+person gave it (an event with source ``human``; imported qrels and a model's
+labels are not people). Unsure is never a grade. An adjudication, a grade
+given to settle a disagreement, is not an annotation: it is held apart
+(``adjudications``) and only the ``adjudicated`` rule reads it.
 
-- ``latest``: the grade of the most recent event among the annotators'
-  current grades (events are ordered by their ledger ID, which never goes back).
-- ``median``: the median of the annotators' current grades. With an even
-  count the two middle grades may differ; the lower one is taken (the "low
-  median"): grades are integers, and the lower choice never makes a document
-  look more relevant than half of its annotators said.
-- ``adjudicated``: the grade of an annotator recorded as adjudicator
-  overrides the others (the most recent, when several adjudicators graded
-  it); a disagreement no adjudicator has settled is left out of the judged
-  universe.
+When every grade of an item is the same (in particular when only one rater
+graded it), that grade, under every rule. Otherwise:
 
-This module holds the rules' names and the arithmetic, importable without
-loading SQLite (the command line builds its options from `CONSENSUS_RULES`
-at start-up); `judgepool.store.ledger.consensus` reads the grades and applies them.
+- ``latest``: the grade given most recently (largest ``since``).
+- ``median``: the median of the grades. With an even count the two middle
+  grades may differ; the lower one is taken (the "low median"): grades are
+  integers, and the lower choice never makes a document look more relevant
+  than half of its raters said.
+- ``adjudicated``: the latest adjudication of the item, when there is one.
+  Without one, people's grades stand over imported and model grades: when the
+  people who graded the item agree (or one person graded it), their grade;
+  when they disagree, the item is unresolved and left out of the judged
+  universe; when no person graded it, its grades must agree to stand.
+
+A *disagreement* is an item whose grades differ (what the rules resolve); it
+is one *between people* when the people's grades differ, which is what the
+adjudication queue lists and agreement measures.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final
+from dataclasses import dataclass
+from typing import Final, Literal
 
 CONSENSUS_RULES: Final = ("latest", "median", "adjudicated")
+Rule = Literal["latest", "median", "adjudicated"]
 
 
 def low_median(grades: Sequence[int]) -> int:
     """The median of integer grades; with an even count, the lower middle grade."""
     ordered = sorted(grades)
     return ordered[(len(ordered) - 1) // 2]
+
+
+@dataclass(frozen=True)
+class HeldGrade:
+    """One rater's current grade of an item."""
+
+    rater: str
+    grade: int
+    since: int
+    person: bool = True
+
+
+@dataclass(frozen=True)
+class ItemGrades:
+    """Every current grade of one item, and its current adjudications."""
+
+    query_id: str
+    doc_id: str
+    grades: tuple[HeldGrade, ...]
+    adjudications: tuple[HeldGrade, ...] = ()
+
+    @property
+    def ordered(self) -> tuple[HeldGrade, ...]:
+        """The grades in the order they were given."""
+        return tuple(sorted(self.grades, key=lambda held: held.since))
+
+    @property
+    def people(self) -> tuple[HeldGrade, ...]:
+        return tuple(held for held in self.ordered if held.person)
+
+    @property
+    def disagree(self) -> bool:
+        """The grades differ."""
+        return len({held.grade for held in self.grades}) > 1
+
+    @property
+    def people_disagree(self) -> bool:
+        """The grades of the people who graded the item differ."""
+        return len({held.grade for held in self.grades if held.person}) > 1
+
+    @property
+    def adjudicated(self) -> int | None:
+        """The latest adjudication's grade; None when nobody settled the item."""
+        if not self.adjudications:
+            return None
+        return max(self.adjudications, key=lambda held: held.since).grade
+
+
+def resolve(item: ItemGrades, rule: Rule) -> int | None:
+    """The item's grade under ``rule``; None when the rule leaves it out (an
+    ``adjudicated`` disagreement nobody settled, or no grade at all)."""
+    if rule == "adjudicated":
+        settled = item.adjudicated
+        if settled is not None:
+            return settled
+        standing = item.people or item.grades
+        grades = {held.grade for held in standing}
+        return grades.pop() if len(grades) == 1 else None
+    if not item.grades:
+        return None
+    if not item.disagree:
+        return item.grades[0].grade
+    if rule == "latest":
+        return item.ordered[-1].grade
+    if rule == "median":
+        return low_median([held.grade for held in item.grades])
+    raise ValueError(f"unknown consensus rule {rule!r}")

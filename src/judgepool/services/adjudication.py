@@ -1,18 +1,22 @@
-"""Adjudication in the app: who may settle disagreements, the adjudicator's
-queue, and the settling grade.
+"""Adjudication: who may settle disagreements, the adjudicator's queue, and
+the settling grade.
 
-An adjudicator settles a disagreement by grading the item: the grade is an
-ordinary judgment event of the adjudicator's, which the ``adjudicated``
-consensus (`judgepool.store.ledger.consensus`) takes as the item's grade, so
-the item is resolved and leaves the queue of unresolved ones.
+An adjudicator (or a lead: `judgepool.core.roles`) settles a disagreement
+with a grade recorded as an adjudication: an event of theirs flagged as
+settling, kept apart from annotations (agreement and progress never count
+it), which the ``adjudicated`` consensus (`judgepool.core.consensus`) takes
+as the item's grade, so the item is resolved and leaves the queue of
+unresolved ones.
 """
 
 from __future__ import annotations
 
 from judgepool.core.errors import PolicyError
+from judgepool.core.roles import can_reach
 from judgepool.display import quoted
 from judgepool.services.disagreements import DisagreementListing, list_disagreements
 from judgepool.services.judging import judge
+from judgepool.services.roles import role_of
 from judgepool.store import ledger
 from judgepool.store.ledger import JudgmentEvent
 from judgepool.store.workspace import Workspace
@@ -22,17 +26,18 @@ class NotAdjudicator(PolicyError):
     """The annotator may not settle disagreements."""
 
 
-def is_adjudicator(ws: Workspace, name: str) -> bool:
-    """True when ``name`` is an annotator marked adjudicator."""
-    return any(found.name == name and found.adjudicator for found in ledger.list_annotators(ws))
+def is_adjudicator(ws: Workspace, name: str, *, served: bool = False) -> bool:
+    """True when ``name`` acts in a role that settles disagreements
+    (``served``: in a session of ``judgepool serve``)."""
+    return can_reach(role_of(ws, name, served=served), "adjudicate")
 
 
 def refusal(name: str) -> str:
     """Why ``name`` cannot adjudicate, and how an adjudicator is named."""
     return (
-        f"{quoted(name)} is not an adjudicator: only an adjudicator settles disagreements. "
-        f"Name one with `judgepool annotators WORKSPACE --adjudicator NAME`, then open "
-        f"the app as that annotator (--annotator NAME)."
+        f"{quoted(name)} is not an adjudicator: only adjudicators and leads settle "
+        f"disagreements. Give the role with `judgepool annotators WORKSPACE role NAME "
+        f"adjudicator`, then open the app as that annotator (--annotator NAME)."
     )
 
 
@@ -45,10 +50,22 @@ def adjudication_queue(
 
 
 def adjudicate(
-    ws: Workspace, query_id: str, doc_id: str, grade: int, *, adjudicator: str
+    ws: Workspace,
+    query_id: str,
+    doc_id: str,
+    grade: int,
+    *,
+    adjudicator: str,
+    note: str | None = None,
+    served: bool = False,
 ) -> JudgmentEvent:
-    """Settle the item with ``grade``, recorded as ``adjudicator``'s judgment;
-    refused (`NotAdjudicator`) unless ``adjudicator`` holds the role."""
-    if not is_adjudicator(ws, adjudicator):
+    """Settle the item with ``grade``, recorded as ``adjudicator``'s adjudication;
+    refused (`NotAdjudicator`) unless ``adjudicator`` acts in a role that may."""
+    if not is_adjudicator(ws, adjudicator, served=served):
         raise NotAdjudicator(refusal(adjudicator))
-    return judge(ws, query_id, doc_id, grade, annotator=adjudicator)
+    return judge(ws, query_id, doc_id, grade, annotator=adjudicator, note=note, adjudicates=True)
+
+
+def settled_items(ws: Workspace, adjudicator: str | None = None) -> dict[tuple[str, str], int]:
+    """The items ``adjudicator`` (None: anyone) currently settles, with the grade."""
+    return ledger.adjudications(ws, adjudicator)

@@ -23,7 +23,7 @@ from judgepool.services.entry_checks import (
 )
 from judgepool.store import ledger
 from judgepool.store.ledger import Annotator, JudgmentEvent
-from judgepool.store.ledger_undo import standing_on_item
+from judgepool.store.ledger_undo import restore_before, standing_on_item
 from judgepool.store.workspace import Workspace
 
 
@@ -50,6 +50,7 @@ def judge(
     source: str = "human",
     seconds: float | None = None,
     allow_new: bool = False,
+    adjudicates: bool = False,
 ) -> JudgmentEvent:
     """Record one grade (or ``unsure=True`` with ``grade=None``) as a new ledger
     event, in its own transaction; returns the event once it is committed.
@@ -58,7 +59,8 @@ def judge(
     (imported, in a run, a pool or a judgment: `judgepool.store.holdings`)
     unless ``allow_new``; the refusal names the closest known IDs. The
     annotator must be a name not reserved for provenance, and ``source``
-    ``human`` or ``model:NAME``.
+    ``human`` or ``model:NAME``. ``adjudicates``: the grade settles a
+    disagreement (`judgepool.services.adjudication` checks who may).
     """
     _check_grade(ws, grade, unsure)
     check_id("query", query_id)
@@ -82,6 +84,7 @@ def judge(
             source=source,
             note=note,
             seconds=seconds,
+            adjudicates=adjudicates,
         )
     return ledger.get_event(ws, event_id)
 
@@ -103,8 +106,12 @@ def undo(ws: Workspace, event_id: int, *, annotator: str) -> JudgmentEvent:
                 f"event {event_id} is {quoted(target.annotator)}'s, not {quoted(annotator)}'s; "
                 "only your own grades can be undone"
             )
-        latest = ledger.latest_event_id(conn, target.query_id, target.doc_id, annotator)
-        standing = standing_on_item(conn, annotator, target.query_id, target.doc_id)
+        latest = ledger.latest_event_id(
+            conn, target.query_id, target.doc_id, annotator, adjudicates=target.adjudicates
+        )
+        standing = standing_on_item(
+            conn, annotator, target.query_id, target.doc_id, adjudicates=target.adjudicates
+        )
         if latest != event_id and (standing is None or standing < event_id):
             raise InputError(f"event {event_id} was taken back already")
         if latest != event_id and standing != event_id:
@@ -113,26 +120,7 @@ def undo(ws: Workspace, event_id: int, *, annotator: str) -> JudgmentEvent:
                 f"after event "
                 f"{event_id} (event {latest}); undo that one first"
             )
-        grade: int | None = None
-        unsure = False
-        source = "human"
-        if target.previous_event is not None:
-            before = ledger.get_event(ws, target.previous_event)
-            grade, unsure = before.grade, before.unsure
-            # a restored grade keeps its source: a model's grade brought back
-            # is still the model's, never silently a person's (as `undo_latest`)
-            if grade is not None or unsure:
-                source = before.source
-        new_id = ledger.append_event(
-            conn,
-            query_id=target.query_id,
-            doc_id=target.doc_id,
-            grade=grade,
-            unsure=unsure,
-            annotator=annotator,
-            source=source,
-            undoes=event_id,
-        )
+        new_id = restore_before(conn, ws, target)
     return ledger.get_event(ws, new_id)
 
 
@@ -146,11 +134,12 @@ def check_annotator(ws: Workspace, name: str) -> None:
 def set_adjudicators(
     ws: Workspace, *, grant: Sequence[str] = (), revoke: Sequence[str] = ()
 ) -> None:
-    """Record the annotators in ``grant`` as adjudicators, whose grade settles
-    disagreements under the ``adjudicated`` rule, and take the role from those
-    in ``revoke``. Every name must be an annotator the workspace knows (the
-    refusal names the closest ones); all are checked before any role changes,
-    and the changes are one transaction."""
+    """Give the annotators in ``grant`` the adjudicator role (they settle
+    disagreements, which the ``adjudicated`` rule reads) and take it from those
+    in ``revoke`` (they are annotators again). Every name must be an annotator
+    the workspace knows (the refusal names the closest ones), and a lead keeps
+    their role (change it with ``annotators WS role``); all are checked before
+    any role changes, and the changes are one transaction."""
     for name in grant:
         try:
             check_annotator(ws, name)
@@ -159,17 +148,23 @@ def set_adjudicators(
             # adjudicate before grading anything is added by name first.
             raise InputError(
                 f"{exc.message}; to add {quoted(name)} as a new adjudicator: "
-                f"judgepool annotators WS add {quoted(name)} --adjudicator",
+                f"judgepool annotators WS add {quoted(name)} --role adjudicator",
                 exc.path,
                 exc.line,
             ) from exc
     for name in revoke:
         check_annotator(ws, name)
+    for name in (*grant, *revoke):
+        if ledger.stored_role(ws.conn, name) == "lead":
+            raise InputError(
+                f"{quoted(name)} is a lead, who settles disagreements already; to change "
+                f"their role: judgepool annotators WS role {quoted(name)} ROLE"
+            )
     with ws.write() as conn:
         for name in grant:
-            ledger.set_adjudicator(conn, name, True)
+            ledger.set_role(conn, name, "adjudicator")
         for name in revoke:
-            ledger.set_adjudicator(conn, name, False)
+            ledger.set_role(conn, name, "annotator")
 
 
 def list_annotators(ws: Workspace) -> list[Annotator]:

@@ -20,8 +20,10 @@ from typing import Final
 
 from judgepool.core import sign_in_tokens
 from judgepool.core.errors import PolicyError
+from judgepool.core.roles import DEFAULT_ROLE
 from judgepool.display import quoted
 from judgepool.services.entry_checks import check_annotator_name, storable
+from judgepool.services.roles import parse_role
 from judgepool.store import ledger
 from judgepool.store import sign_in as stored
 from judgepool.store.sign_in import SignInFailure
@@ -50,13 +52,15 @@ class SignInResult:
         return self.name is not None
 
 
-def add_annotator(ws: Workspace, name: str, *, adjudicator: bool = False) -> str:
-    """Add ``name`` as an annotator who may sign in, and return their token.
+def add_annotator(ws: Workspace, name: str, *, role: str = DEFAULT_ROLE) -> str:
+    """Add ``name`` as an annotator in ``role`` who may sign in, and return
+    their token.
 
     The token is returned once and never stored (its salted hash is). A name
     with an active token is refused (revoke it first), so a token is never
     replaced by mistake; a revoked one gets a new token."""
     check_annotator_name(name)
+    chosen = parse_role(role)
     token = sign_in_tokens.new_token()
     salt = sign_in_tokens.new_salt()
     hashed = sign_in_tokens.token_hash(token, salt)
@@ -68,9 +72,7 @@ def add_annotator(ws: Workspace, name: str, *, adjudicator: bool = False) -> str
                 f"to give them a new one: judgepool annotators WS revoke {quoted(name)}, "
                 "then add them again"
             )
-        ledger.register_annotator(conn, name)
-        if adjudicator:
-            ledger.set_adjudicator(conn, name, True)
+        ledger.set_role(conn, name, chosen)
         stored.put_token(conn, name, salt, hashed)
     return token
 

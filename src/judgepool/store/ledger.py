@@ -8,18 +8,27 @@ judged; the ``adjudicated`` rule's adjudicators are set with `set_adjudicator`).
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Any, Final, cast
 
-from judgepool.core.consensus import CONSENSUS_RULES, low_median
+from judgepool.core.consensus import (
+    CONSENSUS_RULES,
+    HeldGrade,
+    ItemGrades,
+    Rule,
+    low_median,
+    resolve,
+)
 from judgepool.core.errors import InputError
 from judgepool.display import quoted
 from judgepool.formats.trec import qrels_digest
+from judgepool.store.snapshots import read_snapshot
 from judgepool.store.workspace import Workspace, now
 
 _EVENT_COLUMNS: Final = (
     "id, query_id, doc_id, grade, unsure, annotator, created_at, previous_grade, "
-    "previous_event, note, source, seconds, undoes"
+    "previous_event, note, source, seconds, undoes, adjudicates, restored_from"
 )
 
 
@@ -40,6 +49,10 @@ class JudgmentEvent:
     source: str
     seconds: float | None
     undoes: int | None
+    # a grade given to settle a disagreement (not an annotation)
+    adjudicates: bool = False
+    # an undo's: the event whose judgment it brings back (None: it brings none)
+    restored_from: int | None = None
 
     @property
     def withdrawn(self) -> bool:
@@ -66,6 +79,8 @@ def _event(row: tuple[Any, ...]) -> JudgmentEvent:
         source,
         seconds,
         undoes,
+        adjudicates,
+        restored_from,
     ) = row
     return JudgmentEvent(
         id=int(id_),
@@ -81,6 +96,8 @@ def _event(row: tuple[Any, ...]) -> JudgmentEvent:
         source=str(source),
         seconds=None if seconds is None else float(seconds),
         undoes=_optional_int(undoes),
+        adjudicates=bool(adjudicates),
+        restored_from=_optional_int(restored_from),
     )
 
 
@@ -97,7 +114,7 @@ def check_source(source: str) -> None:
 
 def register_annotator(conn: sqlite3.Connection, annotator: str) -> None:
     conn.execute(
-        "INSERT OR IGNORE INTO annotators (name, adjudicator, added_at) VALUES (?, 0, ?)",
+        "INSERT OR IGNORE INTO annotators (name, added_at) VALUES (?, ?)",
         (annotator, now()),
     )
 
@@ -114,25 +131,33 @@ def append_event(
     note: str | None = None,
     seconds: float | None = None,
     undoes: int | None = None,
+    adjudicates: bool = False,
+    restored_from: int | None = None,
 ) -> int:
     """Append one event inside the caller's write transaction; returns its ID.
 
-    The annotator's previous state of the item is read in the same
+    The annotator's previous state of the item (their current judgment, or
+    for an adjudication their current adjudication) is read in the same
     transaction, so ``previous_grade`` is exact even with other writers.
+    ``restored_from``: an undo's, the event whose judgment it brings back.
     """
     if grade is not None and unsure:
         raise ValueError("an event is either a grade or unsure, not both")
+    if adjudicates and unsure:
+        raise ValueError("an adjudication is a grade (or its withdrawal), never unsure")
     register_annotator(conn, annotator)
+    held = "current_adjudications" if adjudicates else "current_judgments"
+    who = "adjudicator" if adjudicates else "annotator"
     previous = conn.execute(
-        "SELECT grade, event_id FROM current_judgments "
-        "WHERE query_id = ? AND doc_id = ? AND annotator = ?",
+        # the table and column are one of two fixed names, never data
+        f"SELECT grade, event_id FROM {held} WHERE query_id = ? AND doc_id = ? AND {who} = ?",
         (query_id, doc_id, annotator),
     ).fetchone()
     previous_grade, previous_event = previous if previous is not None else (None, None)
     cursor = conn.execute(
         "INSERT INTO judgment_events (query_id, doc_id, grade, unsure, annotator, created_at, "
-        "previous_grade, previous_event, note, source, seconds, undoes) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "previous_grade, previous_event, note, source, seconds, undoes, adjudicates, "
+        "restored_from) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
             query_id,
             doc_id,
@@ -146,6 +171,8 @@ def append_event(
             source,
             seconds,
             undoes,
+            int(adjudicates),
+            restored_from,
         ),
     )
     assert cursor.lastrowid is not None  # an INSERT into a rowid table always sets it
@@ -153,13 +180,20 @@ def append_event(
 
 
 def latest_event_id(
-    conn: sqlite3.Connection, query_id: str, doc_id: str, annotator: str
+    conn: sqlite3.Connection,
+    query_id: str,
+    doc_id: str,
+    annotator: str,
+    *,
+    adjudicates: bool = False,
 ) -> int | None:
-    """The ID of ``annotator``'s most recent event on the item (None: they have
-    none), read on ``conn``: inside a write transaction, nothing can follow it."""
+    """The ID of ``annotator``'s most recent event on the item of one kind
+    (annotations, or with ``adjudicates`` adjudications; None: they have none),
+    read on ``conn``: inside a write transaction, nothing can follow it."""
     row = conn.execute(
-        "SELECT MAX(id) FROM judgment_events WHERE query_id = ? AND doc_id = ? AND annotator = ?",
-        (query_id, doc_id, annotator),
+        "SELECT MAX(id) FROM judgment_events "
+        "WHERE query_id = ? AND doc_id = ? AND annotator = ? AND adjudicates = ?",
+        (query_id, doc_id, annotator, int(adjudicates)),
     ).fetchone()
     return _optional_int(row[0])
 
@@ -231,6 +265,19 @@ def current_judgments(
     ]
 
 
+def adjudications(ws: Workspace, adjudicator: str | None = None) -> dict[tuple[str, str], int]:
+    """Each (query, doc) an adjudicator currently settles, with the grade (the
+    latest adjudication per item when ``adjudicator`` is None: anyone's)."""
+    found: dict[tuple[str, str], int] = {}
+    where = "" if adjudicator is None else " WHERE adjudicator = ?"
+    for query_id, doc_id, grade in ws.conn.execute(
+        f"SELECT query_id, doc_id, grade FROM current_adjudications{where} ORDER BY since_event",
+        () if adjudicator is None else (adjudicator,),
+    ):
+        found[(query_id, doc_id)] = grade
+    return found
+
+
 def annotator_grades(ws: Workspace, annotator: str) -> dict[str, dict[str, int]]:
     """One annotator's current grades (unsure items left out)."""
     judgments: dict[str, dict[str, int]] = {}
@@ -248,31 +295,53 @@ def annotator_grades(ws: Workspace, annotator: str) -> dict[str, dict[str, int]]
 
 @dataclass(frozen=True)
 class Annotator:
+    """An annotator as the workspace knows them: ``role`` None when none was set."""
+
     name: str
-    adjudicator: bool
+    role: str | None
     events: int
     graded: int
+
+    @property
+    def adjudicator(self) -> bool:
+        """Whether they may settle disagreements (an adjudicator or a lead)."""
+        return self.role in ("adjudicator", "lead")
 
 
 def list_annotators(ws: Workspace) -> list[Annotator]:
     """Every annotator with their role, event count and currently graded items."""
     rows = ws.conn.execute(
-        "SELECT a.name, a.adjudicator, "
+        "SELECT a.name, a.role, "
         "  (SELECT COUNT(*) FROM judgment_events e WHERE e.annotator = a.name), "
         "  (SELECT COUNT(*) FROM current_judgments c "
         "   WHERE c.annotator = a.name AND c.grade IS NOT NULL) "
         "FROM annotators a ORDER BY a.name"
     )
-    return [Annotator(name, bool(adj), events, graded) for name, adj, events, graded in rows]
+    return [Annotator(name, role, events, graded) for name, role, events, graded in rows]
 
 
-def set_adjudicator(conn: sqlite3.Connection, name: str, adjudicator: bool = True) -> None:
-    """Record (or revoke) an annotator's role as adjudicator, inside the caller's
-    write transaction."""
+def stored_role(conn: sqlite3.Connection, name: str) -> str | None:
+    """The role recorded for ``name`` (None: none set, or not an annotator)."""
+    row = conn.execute("SELECT role FROM annotators WHERE name = ?", (name,)).fetchone()
+    return None if row is None else row[0]
+
+
+def any_role_set(conn: sqlite3.Connection) -> bool:
+    """Whether any annotator of the workspace has a role recorded."""
+    return bool(
+        conn.execute("SELECT EXISTS (SELECT 1 FROM annotators WHERE role IS NOT NULL)").fetchone()[
+            0
+        ]
+    )
+
+
+def set_role(conn: sqlite3.Connection, name: str, role: str | None) -> None:
+    """Record ``name``'s role (None: none), adding them as an annotator, inside
+    the caller's write transaction."""
     if not name:
         raise InputError("an annotator needs a name")
     register_annotator(conn, name)
-    conn.execute("UPDATE annotators SET adjudicator = ? WHERE name = ?", (int(adjudicator), name))
+    conn.execute("UPDATE annotators SET role = ? WHERE name = ?", (role, name))
 
 
 # -- consensus ------------------------------------------------------------------
@@ -280,18 +349,24 @@ def set_adjudicator(conn: sqlite3.Connection, name: str, adjudicator: bool = Tru
 
 @dataclass(frozen=True)
 class Disagreement:
-    """An item whose annotators hold different grades, and how each rule resolves it."""
+    """An item whose raters hold different grades, and how each rule resolves it."""
 
     query_id: str
     doc_id: str
-    grades: tuple[tuple[str, int], ...]  # (annotator, grade), in the order they were given
-    adjudicators: tuple[str, ...]
+    grades: tuple[tuple[str, int], ...]  # (rater, grade), in the order they were given
+    adjudicators: tuple[str, ...]  # who adjudicated it, in the order they did
     latest: int
     median: int
-    adjudicated: int | None  # None: no adjudicator has graded it
+    adjudicated: int | None  # the adjudicated rule's grade; None: it leaves the item out
+    people: tuple[str, ...] = ()  # the raters who are people (not imports or models)
 
     def resolved(self, rule: str) -> int | None:
         return {"latest": self.latest, "median": self.median, "adjudicated": self.adjudicated}[rule]
+
+    @property
+    def between_people(self) -> bool:
+        """The people who graded it hold different grades."""
+        return len({grade for rater, grade in self.grades if rater in self.people}) > 1
 
 
 @dataclass(frozen=True)
@@ -309,11 +384,58 @@ class Consensus:
         return sum(len(docs) for docs in self.judgments.values())
 
 
-def check_rule(rule: str) -> None:
+def check_rule(rule: str) -> Rule:
     if rule not in CONSENSUS_RULES:
         raise InputError(
             f"unknown consensus rule {quoted(rule)}; choose one of {', '.join(CONSENSUS_RULES)}"
         )
+    return cast(Rule, rule)
+
+
+def item_grades(conn: sqlite3.Connection) -> Iterator[ItemGrades]:
+    """Every item with a current grade or adjudication, its grades as the rules
+    take them (`judgepool.core.consensus`), in (query, doc) order, read on
+    one snapshot of the file (the caller's transaction, or one statement each)."""
+    grades = conn.execute(
+        "SELECT c.query_id, c.doc_id, c.annotator, c.grade, c.since_event, e.source "
+        "FROM current_judgments c JOIN judgment_events e ON e.id = c.event_id "
+        "WHERE c.grade IS NOT NULL ORDER BY c.query_id, c.doc_id"
+    ).fetchall()
+    settled: dict[tuple[str, str], list[HeldGrade]] = {}
+    for query_id, doc_id, adjudicator, grade, since in conn.execute(
+        "SELECT query_id, doc_id, adjudicator, grade, since_event FROM current_adjudications"
+    ):
+        settled.setdefault((query_id, doc_id), []).append(HeldGrade(adjudicator, grade, since))
+    index = 0
+    while index < len(grades):
+        query_id, doc_id = grades[index][0], grades[index][1]
+        end = index + 1
+        while end < len(grades) and grades[end][0] == query_id and grades[end][1] == doc_id:
+            end += 1
+        held = tuple(
+            HeldGrade(rater, grade, since, source == "human")
+            for _, _, rater, grade, since, source in grades[index:end]
+        )
+        index = end
+        yield ItemGrades(query_id, doc_id, held, tuple(settled.pop((query_id, doc_id), ())))
+    for (query_id, doc_id), adjudications in sorted(settled.items()):
+        yield ItemGrades(query_id, doc_id, (), tuple(adjudications))
+
+
+def _disagreement(item: ItemGrades) -> Disagreement:
+    ordered = item.ordered
+    return Disagreement(
+        query_id=item.query_id,
+        doc_id=item.doc_id,
+        grades=tuple((held.rater, held.grade) for held in ordered),
+        adjudicators=tuple(
+            held.rater for held in sorted(item.adjudications, key=lambda held: held.since)
+        ),
+        latest=ordered[-1].grade,
+        median=low_median([held.grade for held in ordered]),
+        adjudicated=resolve(item, "adjudicated"),
+        people=tuple(held.rater for held in ordered if held.person),
+    )
 
 
 def consensus(ws: Workspace, rule: str) -> Consensus:
@@ -323,51 +445,26 @@ def consensus(ws: Workspace, rule: str) -> Consensus:
     equals the digest of the exported qrels read back, and changes when and
     only when the judged universe (which items, which grades) changes.
     """
-    check_rule(rule)
-    # A single consistent read: one statement sees one snapshot of the file.
-    rows = ws.conn.execute(
-        "SELECT c.query_id, c.doc_id, c.annotator, c.grade, c.event_id, "
-        "       COALESCE(a.adjudicator, 0) "
-        "FROM current_judgments c LEFT JOIN annotators a ON a.name = c.annotator "
-        "WHERE c.grade IS NOT NULL ORDER BY c.query_id, c.doc_id, c.event_id"
-    ).fetchall()
+    chosen = check_rule(rule)
     judgments: dict[str, dict[str, int]] = {}
     disagreements: list[Disagreement] = []
     unresolved: list[Disagreement] = []
-    index = 0
-    while index < len(rows):
-        query_id, doc_id = rows[index][0], rows[index][1]
-        end = index + 1
-        while end < len(rows) and rows[end][0] == query_id and rows[end][1] == doc_id:
-            end += 1
-        group = rows[index:end]
-        index = end
-        distinct = {row[3] for row in group}
-        if len(distinct) == 1:
-            judgments.setdefault(query_id, {})[doc_id] = group[0][3]
-            continue
-        # rows are ordered by event ID, so the last is the latest
-        adjudicator_rows = [row for row in group if row[5]]
-        item = Disagreement(
-            query_id=query_id,
-            doc_id=doc_id,
-            grades=tuple((row[2], row[3]) for row in group),
-            adjudicators=tuple(row[2] for row in adjudicator_rows),
-            latest=group[-1][3],
-            median=low_median([row[3] for row in group]),
-            adjudicated=adjudicator_rows[-1][3] if adjudicator_rows else None,
-        )
-        disagreements.append(item)
-        grade = item.resolved(rule)
-        if grade is None:
-            unresolved.append(item)
-        else:
-            judgments.setdefault(query_id, {})[doc_id] = grade
+    with read_snapshot(ws.conn) as conn:
+        items = list(item_grades(conn))
+    for item in items:
+        grade = resolve(item, chosen)
+        if grade is not None:
+            judgments.setdefault(item.query_id, {})[item.doc_id] = grade
+        if item.disagree:
+            found = _disagreement(item)
+            disagreements.append(found)
+            if grade is None:
+                unresolved.append(found)
     return Consensus(
         rule, judgments, qrels_digest(judgments), tuple(disagreements), tuple(unresolved)
     )
 
 
 def list_disagreements(ws: Workspace) -> list[Disagreement]:
-    """Every item whose annotators currently hold different grades."""
+    """Every item whose raters currently hold different grades."""
     return list(consensus(ws, "latest").disagreements)

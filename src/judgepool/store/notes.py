@@ -40,30 +40,41 @@ def notes(ws: Workspace, *, annotator: str | None = None) -> list[Note]:
 
 @dataclass(frozen=True)
 class GradeDetail:
-    """An annotator's current grade of an item: when it was given, and the
-    latest note they left on the item (None: no note)."""
+    """An annotator's current grade of an item (or, ``adjudication``, their
+    current adjudication of it): when it was given, and the latest note they
+    left with it (None: no note)."""
 
     annotator: str
     grade: int
     graded_at: str
     note: str | None
+    adjudication: bool = False
 
 
 def grade_details(ws: Workspace, query_id: str, doc_id: str) -> list[GradeDetail]:
     """Each annotator's current grade of the item with its time and latest note,
-    in the order the grades were given."""
-    latest_note: dict[str, str] = {}
-    for who, note in ws.conn.execute(
-        "SELECT annotator, note FROM judgment_events "
+    in the order the grades were given, then the item's adjudications."""
+    latest_note: dict[tuple[str, int], str] = {}
+    for who, adjudicates, note in ws.conn.execute(
+        "SELECT annotator, adjudicates, note FROM judgment_events "
         "WHERE query_id = ? AND doc_id = ? AND note IS NOT NULL ORDER BY id",
         (query_id, doc_id),
     ):
-        latest_note[who] = note
-    return [
-        GradeDetail(who, grade, when, latest_note.get(who))
+        latest_note[(who, adjudicates)] = note
+    grades = [
+        GradeDetail(who, grade, when, latest_note.get((who, 0)))
         for who, grade, when in ws.conn.execute(
             "SELECT annotator, grade, updated_at FROM current_judgments "
-            "WHERE query_id = ? AND doc_id = ? AND grade IS NOT NULL ORDER BY event_id",
+            "WHERE query_id = ? AND doc_id = ? AND grade IS NOT NULL ORDER BY since_event",
             (query_id, doc_id),
         )
     ]
+    settled = [
+        GradeDetail(who, grade, when, latest_note.get((who, 1)), adjudication=True)
+        for who, grade, when in ws.conn.execute(
+            "SELECT adjudicator, grade, updated_at FROM current_adjudications "
+            "WHERE query_id = ? AND doc_id = ? ORDER BY since_event",
+            (query_id, doc_id),
+        )
+    ]
+    return grades + settled

@@ -15,15 +15,13 @@ so 100 k grades cost no Python object each.
 
 from __future__ import annotations
 
-import contextlib
-import sqlite3
 from bisect import bisect_left
-from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Final
 
 import numpy as np
 
+from judgepool.store.snapshots import read_snapshot
 from judgepool.store.workspace import Workspace
 
 IntArray = np.ndarray[Any, np.dtype[np.int64]]
@@ -54,24 +52,11 @@ class RatingColumns:
     grades: tuple[int, ...]
 
 
-@contextlib.contextmanager
-def _snapshot(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
-    """Several reads of one consistent state of the file (a read transaction)."""
-    if conn.in_transaction:
-        yield conn
-        return
-    conn.execute("BEGIN")
-    try:
-        yield conn
-    finally:
-        conn.execute("COMMIT")
-
-
 def current_ratings(ws: Workspace) -> RatingColumns:
     """Every rater's current grade of every item. Where one model's grade of an
     item was recorded by several annotators (or imported too), the latest alone
     is kept."""
-    with _snapshot(ws.conn) as conn:
+    with read_snapshot(ws.conn) as conn:
         rows = conn.execute(
             "SELECT query_id, doc_id, annotator, grade, event_id FROM current_judgments "
             "WHERE grade IS NOT NULL ORDER BY query_id, doc_id, annotator"
@@ -124,7 +109,7 @@ def coded_ratings(ws: Workspace) -> CodedRatings | None:
     """Every current grade, coded (see `CodedRatings`); None when some model
     grade was recorded under a person's name (read `current_ratings` then)."""
     empty = np.zeros(0, dtype=np.int64)
-    with _snapshot(ws.conn) as conn:
+    with read_snapshot(ws.conn) as conn:
         if conn.execute(f"SELECT EXISTS (SELECT 1 {_BORROWED})").fetchone()[0]:
             return None
         raters = tuple(

@@ -39,6 +39,16 @@ it through the protocols of `judgepool.tui.hosts` and never import this module:
   `GradeSaved` announcements; ``f5`` re-reads the whole plan at once.
 - ``app.blind``: grading blind (the workspace's setting, default on) shows no
   other annotator's grade or note. ``q`` with a note waiting asks first.
+- ``app.guard``: the role the annotator acts in (`judgepool.tui.reach.RoleGuard`),
+  read again whenever a screen is to be shown. Every screen and dialog is shown through
+  `push_screen` or `switch_screen`, which refuse one the role may not open
+  (`judgepool.tui.reach`), whatever asked for it: strictly in served sessions
+  (``app.served``), and as a guard of the workflow in a local terminal, whose
+  user owns the file.
+
+Longer than 400 lines because this docstring is the one map of the interface
+every screen sees, and the shell's code, about 380 lines, holds only what a
+screen cannot do for itself: screens, roles, the workspace connection, quit.
 """
 
 from __future__ import annotations
@@ -57,6 +67,7 @@ from textual.signal import Signal
 
 from judgepool.core.contract import Contract
 from judgepool.core.errors import JudgepoolError
+from judgepool.core.roles import Reach
 from judgepool.services import adjudication, app_queries, judging
 from judgepool.services.settings import blind_grading
 from judgepool.services.workspace import (
@@ -69,6 +80,7 @@ from judgepool.tui.grading import GradingSession, read_session
 from judgepool.tui.live import LiveRefresh
 from judgepool.tui.messages import GradeSaved
 from judgepool.tui.palette import app_commands
+from judgepool.tui.reach import RoleGuard, nothing_shown, reach_of
 from judgepool.tui.readers import ReadConnections
 from judgepool.tui.screens.grade import GradeScreen
 from judgepool.tui.screens.help import HelpScreen
@@ -185,13 +197,13 @@ class JudgepoolApp(App[None]):
         # Served sessions (judgepool serve) open on the sign-in screen: until a
         # name and token match there is no annotator and no plan, and the
         # app's actions are refused (`check_action`).
-        self.signing_in = sign_in_first
         if session is None and not sign_in_first:
             raise ValueError("the app needs a grading plan unless it signs in first")
+        self.ws: Workspace = ws if ws is not None else open_workspace(self.workspace)
+        self.guard = RoleGuard(self.ws, annotator, served=sign_in_first)
         self.session: GradingSession = session  # type: ignore[assignment]
         # The app's one connection for its main thread (the grade screen reads
         # and writes on it); given by the caller when it read the plan on it.
-        self.ws: Workspace = ws if ws is not None else open_workspace(self.workspace)
         self.readers = ReadConnections(self.workspace)
         self.set_reactive(JudgepoolApp.contract, self.ws.default_contract())
         self.grade_saved_signal: Signal[GradeSaved] = Signal(self, "grade-saved")
@@ -219,14 +231,54 @@ class JudgepoolApp(App[None]):
             return
         self.annotator = name
         self.session = read_session(self.ws, name)
-        self.signing_in = False
+        self.guard.sign_in(name)
         self._open_grading()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Before sign-in, only moving between the two fields and quitting."""
+        """Before sign-in, only moving between the two fields and quitting; the
+        keys of screens outside the role are neither shown nor run."""
         if self.signing_in and action not in _BEFORE_SIGN_IN:
             return False
+        if action == "show_screen" and parameters:
+            return self.guard.allows(reach_of(str(parameters[0])))
+        if action == "adjudicate":
+            return self.guard.allows("adjudicate")
         return super().check_action(action, parameters)
+
+    # -- roles (`judgepool.tui.reach`) --------------------------------------------
+
+    @property
+    def signing_in(self) -> bool:
+        """A served session no name has signed in to yet."""
+        return not self.guard.signed_in
+
+    def push_screen(self, screen: Any, *args: Any, **kwargs: Any) -> Any:
+        """Show ``screen`` over the current one, unless the role may not open it
+        (before sign-in: only the sign-in screen)."""
+        if self.signing_in and isinstance(screen, SignInScreen):
+            return super().push_screen(screen, *args, **kwargs)
+        reach = reach_of(screen)
+        if not self.guard.reaches(reach):
+            self._refuse(reach)
+            return nothing_shown(kwargs.get("wait_for_dismiss", False))
+        return super().push_screen(screen, *args, **kwargs)
+
+    def switch_screen(self, screen: Any) -> Any:
+        """Show ``screen`` instead of the current one, unless the role may not open it."""
+        reach = reach_of(screen)
+        if not self.guard.reaches(reach):
+            self._refuse(reach)
+            return nothing_shown(False)
+        return super().switch_screen(screen)
+
+    def _refuse(self, reach: Reach) -> None:
+        self.notify(
+            self.guard.refusal(reach),
+            title="Not open to your role",
+            severity="warning",
+            timeout=8,
+            markup=False,
+        )
 
     def _open_grading(self) -> None:
         self.install_screen(GradeScreen(self.session), "grade")
@@ -297,7 +349,7 @@ class JudgepoolApp(App[None]):
 
     def action_adjudicate(self) -> None:
         """Open the adjudication screen; anyone not an adjudicator is told why."""
-        if not adjudication.is_adjudicator(self.ws, self.annotator):
+        if not self.guard.reaches("adjudicate"):
             self.notify(
                 adjudication.refusal(self.annotator),
                 title="Adjudication is for adjudicators",
@@ -364,7 +416,7 @@ class JudgepoolApp(App[None]):
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         yield from app_commands(
             self, screen, SCREEN_TITLES, self.action_show_screen, self.action_adjudicate,
-            self.action_help,
+            self.action_help, self.guard.allows,
         )  # fmt: skip
         yield from super().get_system_commands(screen)
 

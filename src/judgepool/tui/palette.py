@@ -1,6 +1,7 @@
 """The command palette's commands (``ctrl+p``): the app's screens and actions,
 and every action bound on the current screen, so the palette reaches
-everything a key does."""
+everything a key does, and no more: a screen the role may not open
+(`judgepool.tui.reach`) is not offered, as its key is not."""
 
 from __future__ import annotations
 
@@ -12,6 +13,9 @@ from rich.markup import escape
 from textual.app import App, SystemCommand
 from textual.screen import Screen
 
+from judgepool.core.roles import Reach
+from judgepool.tui.reach import reach_of
+
 
 def app_commands(
     app: App[Any],
@@ -20,18 +24,25 @@ def app_commands(
     show_screen: Callable[[str], None],
     adjudicate: Callable[[], None],
     show_help: Callable[[], None],
+    reaches: Callable[[Reach], bool],
 ) -> Iterable[SystemCommand]:
-    """The screens by title, adjudication, agreement, help, then the screen's keys."""
+    """The screens by title, adjudication, agreement, help, then the screen's
+    keys: those the role ``reaches``."""
     for name, title in titles.items():
+        if reaches(reach_of(name)):
+            yield SystemCommand(
+                f"{title} screen",
+                f"Show the {name} screen (key {name[0]})",
+                partial(show_screen, name),
+            )
+    if reaches("adjudicate"):
+        yield SystemCommand("Adjudicate", "Settle the disagreements (key D)", adjudicate)
+    if reaches(reach_of("agreement")):
         yield SystemCommand(
-            f"{title} screen", f"Show the {name} screen (key {name[0]})", partial(show_screen, name)
+            "Agreement screen",
+            "Agreement between annotators (key K)",
+            partial(show_screen, "agreement"),
         )
-    yield SystemCommand("Adjudicate", "Settle the disagreements (key D)", adjudicate)
-    yield SystemCommand(
-        "Agreement screen",
-        "Agreement between annotators (key K)",
-        partial(show_screen, "agreement"),
-    )
     yield SystemCommand("Help: keys", "List every key (key ?)", show_help)
     yield from _binding_commands(app, screen)
 

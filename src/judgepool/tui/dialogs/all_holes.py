@@ -32,6 +32,7 @@ from textual.screen import ModalScreen
 from textual.widgets import DataTable, Footer, Static
 
 from judgepool.core.contract import Contract
+from judgepool.core.roles import Reach
 from judgepool.display import literal
 from judgepool.services.all_holes import AllHoles, ListedHole, all_runs_holes
 from judgepool.tui.dialogs.screen_keys import SCREEN_KEYS
@@ -64,6 +65,8 @@ def queue_from(order: tuple[tuple[str, str], ...], index: int) -> list[tuple[str
 
 class AllHolesScreen(ModalScreen[None]):
     """Every run's holes, best rank first, each sent to grading with enter."""
+
+    REACH: ClassVar[Reach] = "review"
 
     DEFAULT_CLASSES = "dialog"
     DEFAULT_CSS = """

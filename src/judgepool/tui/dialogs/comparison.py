@@ -20,6 +20,7 @@ from textual.screen import ModalScreen
 from textual.widgets import DataTable, Footer, Static
 
 from judgepool.core.comparison import Comparison, compare_runs
+from judgepool.core.roles import Reach
 from judgepool.core.scored_run import ScoredRun
 from judgepool.display import literal
 from judgepool.tui.widgets.score_format import data, fill_table, number, signed
@@ -55,6 +56,8 @@ def comparison_heading(comparison: Comparison, k: int) -> Text:
 
 class ComparisonScreen(ModalScreen[None]):
     """Two scored runs compared query by query."""
+
+    REACH: ClassVar[Reach] = "review"
 
     DEFAULT_CLASSES = "dialog"
     DEFAULT_CSS = """

@@ -23,6 +23,7 @@ from textual.screen import ModalScreen
 from textual.widgets import DataTable, Footer, Static
 
 from judgepool.core.drilldown import Drilldown, RankedRow
+from judgepool.core.roles import Reach
 from judgepool.display import literal
 from judgepool.tui.widgets.score_contract import contract_text
 from judgepool.tui.widgets.score_format import data, fill_table, grade, number
@@ -113,6 +114,8 @@ def fill_list(table: DataTable[Text], rows: tuple[RankedRow, ...], k: int) -> No
 
 class DrilldownScreen(ModalScreen[None]):
     """One query's ranked list with grades, beside the ideal list."""
+
+    REACH: ClassVar[Reach] = "review"
 
     DEFAULT_CLASSES = "dialog"
     DEFAULT_CSS = """

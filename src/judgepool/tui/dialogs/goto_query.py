@@ -15,9 +15,13 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
+from judgepool.core.roles import Reach
+
 
 class GotoQueryDialog(ModalScreen[str | None]):
     """Asks for a query ID or words; the caller goes there."""
+
+    REACH: ClassVar[Reach] = "grade"
 
     DEFAULT_CLASSES = "dialog"
 

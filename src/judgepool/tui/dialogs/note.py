@@ -15,11 +15,14 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
+from judgepool.core.roles import Reach
 from judgepool.tui.widgets.highlight import literal_text
 
 
 class NoteDialog(ModalScreen[str | None]):
     """Asks for a note about one document; the caller saves it."""
+
+    REACH: ClassVar[Reach] = "grade"
 
     DEFAULT_CLASSES = "dialog"
 

@@ -21,6 +21,7 @@ from textual.screen import ModalScreen
 from textual.widgets import DataTable, Input, Static
 
 from judgepool.core.errors import JudgepoolError
+from judgepool.core.roles import Reach
 from judgepool.services.search_judge import SearchHit, SearchResult
 from judgepool.services.workspace import StorageError
 from judgepool.tui.widgets.highlight import literal_text
@@ -32,6 +33,8 @@ Found = tuple[str, str]
 
 class SearchDialog(ModalScreen[Found | None]):
     """Search the documents; dismisses with the chosen document and the words."""
+
+    REACH: ClassVar[Reach] = "grade"
 
     DEFAULT_CLASSES = "dialog"
 

@@ -27,6 +27,7 @@ from textual.widgets import DataTable, Footer, Static
 from judgepool.core.contract import Contract
 from judgepool.core.drilldown import Drilldown
 from judgepool.core.errors import JudgepoolError
+from judgepool.core.roles import Reach
 from judgepool.display import literal
 from judgepool.services import app_queries
 from judgepool.services.review import drill_down
@@ -62,6 +63,8 @@ def read_lists(ws: Workspace, a: str, b: str, query_id: str, contract: Contract)
 
 class SideBySideScreen(ModalScreen[None]):
     """Two runs' top k for one query, side by side, gradable in place."""
+
+    REACH: ClassVar[Reach] = "review"
 
     DEFAULT_CLASSES = "dialog"
     DEFAULT_CSS = """

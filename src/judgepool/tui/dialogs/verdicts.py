@@ -29,6 +29,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Footer, Static
 
+from judgepool.core.roles import Reach
 from judgepool.core.verdicts import PairStats
 from judgepool.display import literal
 from judgepool.services.verdicts import ComparedRuns
@@ -100,6 +101,8 @@ PAIR_COLUMNS = (
 
 class VerdictsScreen(ModalScreen[None]):
     """The workspace's runs compared pair by pair, with the verdicts."""
+
+    REACH: ClassVar[Reach] = "review"
 
     DEFAULT_CLASSES = "dialog"
     DEFAULT_CSS = """

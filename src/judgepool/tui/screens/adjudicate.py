@@ -27,6 +27,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
 from judgepool.core.errors import JudgepoolError
+from judgepool.core.roles import Reach
 from judgepool.services.adjudication import adjudicate, adjudication_queue
 from judgepool.services.disagreements import ListedDisagreement
 from judgepool.services.workspace import StorageError
@@ -61,6 +62,8 @@ ADJUDICATE_BINDINGS: Final[list[BindingType]] = [
 
 class AdjudicateScreen(Screen[None]):
     """Settle the disagreements of the workspace, one digit each."""
+
+    REACH: ClassVar[Reach] = "adjudicate"
 
     BINDINGS: ClassVar[list[BindingType]] = ADJUDICATE_BINDINGS
 

@@ -20,6 +20,7 @@ from textual.widgets import DataTable, Footer, Static
 
 from judgepool.core.agreement import Measured
 from judgepool.core.errors import JudgepoolError
+from judgepool.core.roles import Reach
 from judgepool.services.agreement import AgreementReport, workspace_agreement
 from judgepool.services.workspace import StorageError
 from judgepool.tui.footer_keys import HELP_AND_QUIT
@@ -41,6 +42,8 @@ def _value(measured: Measured) -> str:
 
 class AgreementScreen(Screen[None]):
     """Agreement between annotators, per pair and over all."""
+
+    REACH: ClassVar[Reach] = "team"
 
     BINDINGS: ClassVar[list[BindingType]] = AGREEMENT_BINDINGS
 

@@ -37,6 +37,7 @@ from textual.binding import BindingType
 from textual.widgets import Footer, Static
 
 from judgepool.core.errors import JudgepoolError
+from judgepool.core.roles import Reach
 from judgepool.display import literal
 from judgepool.services import app_queries
 from judgepool.services import judging as services
@@ -71,6 +72,7 @@ NOTHING_TO_GRADE: Final = (
 class GradeScreen(RawTextToggle, SearchAndJudge, HoleLoop, GradeTeamActions):
     """Grade pooled documents, one keystroke each."""
 
+    REACH: ClassVar[Reach] = "grade"
     BINDINGS: ClassVar[list[BindingType]] = GRADE_BINDINGS
 
     def __init__(self, session: GradingSession) -> None:
@@ -79,7 +81,6 @@ class GradeScreen(RawTextToggle, SearchAndJudge, HoleLoop, GradeTeamActions):
         self._history: list[tuple[int, str, str]] = []  # (event, query, doc) of this session
         self._note_events: set[int] = set()  # those of them that only added a note
         self._pending_notes: dict[tuple[str, str], str] = {}
-        self._terms: dict[str, frozenset[str]] = {}
         self._shown_at = time.monotonic()
         self._status = Text("")
 
@@ -110,12 +111,6 @@ class GradeScreen(RawTextToggle, SearchAndJudge, HoleLoop, GradeTeamActions):
 
     # -- showing -------------------------------------------------------------------
 
-    def _query_terms(self, query_id: str, text: str) -> frozenset[str]:
-        terms = self._terms.get(query_id)
-        if terms is None:
-            terms = self._terms[query_id] = query_terms(text)
-        return terms
-
     def _show(self) -> None:
         session = self.session
         host = self.host
@@ -138,7 +133,7 @@ class GradeScreen(RawTextToggle, SearchAndJudge, HoleLoop, GradeTeamActions):
             (query_index + 1, len(session.queries)),
             (doc_index + 1, len(query.doc_ids)),
         )
-        terms = self._query_terms(query_id, query.text.text)
+        terms = query_terms(query.text.text)
         self.query_one("#grade-query", QueryPanel).show(
             query_id, query.text, query.narrative, terms
         )
@@ -245,8 +240,8 @@ class GradeScreen(RawTextToggle, SearchAndJudge, HoleLoop, GradeTeamActions):
         return True
 
     def action_grade(self, grade: int) -> None:
-        if grade in self.session.scale:
-            self._judge(grade, unsure=False)
+        # a grade outside the scale is refused by the service, with its reason
+        self._judge(grade, unsure=False)
 
     def action_unsure(self) -> None:
         self._judge(None, unsure=True)

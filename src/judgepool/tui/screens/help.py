@@ -19,6 +19,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from judgepool.core.contract import Scale
+from judgepool.core.roles import Reach
 from judgepool.tui.hosts import grading_host
 from judgepool.tui.widgets.audit_status import STATUS_MEANINGS
 
@@ -136,6 +137,8 @@ def help_text(app_bindings: Iterable[BindingType], scale: Scale) -> Text:
 
 class HelpScreen(ModalScreen[None]):
     """Every key, by screen."""
+
+    REACH: ClassVar[Reach] = "grade"
 
     DEFAULT_CLASSES = "dialog"
 

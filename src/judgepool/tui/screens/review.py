@@ -42,6 +42,7 @@ from textual.worker import get_current_worker
 
 from judgepool.core.contract import Contract
 from judgepool.core.errors import JudgepoolError
+from judgepool.core.roles import Reach
 from judgepool.display import literal
 from judgepool.tui.footer_keys import HELP_AND_QUIT
 from judgepool.tui.hosts import ReviewHost, review_host
@@ -63,6 +64,8 @@ StageCallback = Callable[[str], None]
 
 class ReviewScreen(Screen[None]):
     """A title, the contract, a body computed in workers, a status line and the footer."""
+
+    REACH: ClassVar[Reach] = "review"
 
     # Classes for small terminals (app.tcss): at 80 × 24 the key columns and
     # the per-query table keep their room, the side panels give theirs up.

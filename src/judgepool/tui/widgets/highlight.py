@@ -13,6 +13,7 @@ document a part at a time (`judgepool.services.text_parts`).
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable
 from typing import Final
@@ -47,8 +48,10 @@ def _stem(word: str) -> str:
     return word
 
 
+@functools.lru_cache(maxsize=1024)
 def query_terms(query: str) -> frozenset[str]:
-    """The stems of a query's words worth highlighting."""
+    """The stems of a query's words worth highlighting (remembered for the
+    queries last asked: the grade screen asks again at every document)."""
     return frozenset(
         _stem(w) for w in _WORD.findall(query) if w.lower() not in _STOPWORDS and len(w) > 1
     )

@@ -27,6 +27,7 @@ from textual.widgets import Button, Input, Label, Select, Static
 
 from judgepool.core.contract import PARAMETERS, Contract, Parameter
 from judgepool.core.errors import ContractError
+from judgepool.core.roles import Reach
 from judgepool.core.tokens import parse_int
 from judgepool.display import literal
 
@@ -83,6 +84,8 @@ def _typed_value(name: str, text: str) -> Any:
 
 class ContractDialog(ModalScreen[Contract | None]):
     """Edit the active contract; apply with enter or the button, escape cancels."""
+
+    REACH: ClassVar[Reach] = "review"
 
     DEFAULT_CSS = """
     ContractDialog {
