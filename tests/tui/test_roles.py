@@ -8,6 +8,7 @@ from __future__ import annotations
 import importlib
 import inspect
 import pkgutil
+from dataclasses import replace
 from pathlib import Path
 
 from textual.screen import Screen
@@ -120,3 +121,26 @@ async def test_without_roles_the_local_user_is_the_lead(tmp_path: Path) -> None:
         assert app.guard.role == "lead"
         await pilot.press("a")
         await wait_until(pilot, lambda: type(app.screen).__name__ == "AuditScreen", "the audit")
+
+
+async def test_only_a_lead_saves_the_default_contract(tmp_path: Path) -> None:
+    path = _team(tmp_path)
+    with open_workspace(path) as ws:
+        set_role(ws, "carol", "adjudicator")
+        before = ws.default_contract()
+    wanted = replace(before, k=5)
+    for name in ("bob", "carol"):
+        app = create_app(path, name)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await wait_ready(pilot)
+            app.save_default_contract(wanted)  # as the contract dialog's ctrl+o would
+            await pilot.pause()
+            assert any("Only leads open this" in n.message for n in app._notifications)
+    with open_workspace(path) as ws:
+        assert ws.default_contract() == before
+    app = create_app(path, "lena")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_ready(pilot)
+        app.save_default_contract(wanted)
+    with open_workspace(path) as ws:
+        assert ws.default_contract() == wanted

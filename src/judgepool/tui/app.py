@@ -399,7 +399,11 @@ class JudgepoolApp(App[None]):
 
     def save_default_contract(self, contract: Contract) -> None:
         """Save ``contract`` as the workspace's default contract (the command
-        line's and the app's at start), saying so, or why it was not."""
+        line's and the app's at start), saying so, or why it was not: a lead's
+        act, whoever's screen asks."""
+        if not self.guard.reaches("settings"):
+            self._refuse("settings")
+            return
         try:
             self.ws.set_default_contract(contract)
         except (JudgepoolError, StorageError) as exc:
