@@ -5,16 +5,25 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+from textual.content import Content
+from textual.pilot import Pilot
+from textual.widgets import Input, Static
+
 from judgepool.services import judging
 from judgepool.services.adjudication import adjudicate
 from judgepool.services.consensus import workspace_judgments
+from judgepool.services.imports import import_documents, import_queries
+from judgepool.services.text_parts import PART_CHARACTERS
 from judgepool.services.workspace import open_workspace
 from judgepool.store import ledger
-from judgepool.tui.app import create_app
+from judgepool.tui.app import JudgepoolApp, create_app
+from judgepool.tui.dialogs.note import NoteDialog
 from judgepool.tui.screens.adjudicate import AdjudicateScreen
 from judgepool.tui.screens.agreement import AgreementScreen
 from tests.tui.conftest import wait_ready
 from tests.tui.pilot_support import screen_text, wait_until
+from tests.tui.test_readable_text import MOJIBAKE
 
 
 def _team(path: Path, *, carol_settles_one: bool = True) -> list[tuple[str, str]]:
@@ -162,6 +171,8 @@ async def test_help_lists_the_new_keys_and_the_status_words(teaching_ws: Path) -
         for line in (
             "Adjudicate screen (D, adjudicators only)",
             "Settle the highlighted disagreement with that grade",
+            "Add a note to your settling grade",
+            "Next disagreement of the queue",
             "Show the text raw, as stored",
             "Find documents by full-text search",
             "The audit's status column",
@@ -171,3 +182,207 @@ async def test_help_lists_the_new_keys_and_the_status_words(teaching_ws: Path) -
             assert line in text, line
         # help and quit are listed once, under Everywhere
         assert text.count("List every key") == 1
+
+
+# -- reading what is settled ---------------------------------------------------------
+
+NARRATIVE = "Relevant: says how to brew it ([i]water, time[/i]); about green tea only: related."
+WHEN = "2026-01-02T03:04:05.000000Z"
+
+
+def _adjudication_app(path: Path, annotator: str = "carol") -> JudgepoolApp:
+    return create_app(path, annotator)
+
+
+async def _open_queue(pilot: Pilot[None]) -> AdjudicateScreen:
+    app = pilot.app
+    await wait_ready(pilot)
+    await pilot.press("D")
+    await wait_until(pilot, lambda: isinstance(app.screen, AdjudicateScreen), "adjudication")
+    screen = app.screen
+    assert isinstance(screen, AdjudicateScreen)
+    await pilot.pause()
+    return screen
+
+
+def _rendered(screen: AdjudicateScreen, selector: str) -> Content:
+    """What a Static of the screen renders."""
+    rendered = screen.query_one(selector, Static).render()
+    assert isinstance(rendered, Content)
+    return rendered
+
+
+def _highlighted_words(screen: AdjudicateScreen) -> set[str]:
+    body = _rendered(screen, "#document-text")
+    return {body.plain[span.start : span.end] for span in body.spans}
+
+
+async def test_the_adjudicator_reads_the_query_every_grade_and_the_document(
+    teaching_ws: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(ledger, "now", lambda: WHEN)
+    queries = tmp_path / "queries.tsv"
+    queries.write_text(f"teach\thow do I brew a good cup of green tea\t{NARRATIVE}\n")
+    with open_workspace(teaching_ws) as ws:
+        import_queries(ws, queries)
+    items = _team(teaching_ws)
+    app = _adjudication_app(teaching_ws)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await _open_queue(pilot)
+        text = screen_text(app)
+        # the query's text and its narrative, markup in it as typed
+        assert "how do I brew a good cup of green tea" in text
+        assert NARRATIVE in _rendered(screen, "#adjudicate-query").plain
+        # the document B, its query terms highlighted
+        assert items[1] == ("teach", "B")
+        assert "Green tea turns bitter when the water is too hot" in text
+        assert {"Green", "tea"} <= _highlighted_words(screen)
+        # every grade with its annotator, label, time and note
+        assert "alice 1 Related  2026-01-02 03:04:05 UTC  note: alice's [b]note[/b]" in text
+        assert "bob 2 Highly relevant  2026-01-02 03:04:05 UTC  note: bob's [b]note[/b]" in text
+        # the resolved item too (r), then on it (j): carol's adjudication, as hers
+        await pilot.press("r", "j")
+        await wait_until(pilot, lambda: "Brewing green tea" in screen_text(app), "document A")
+        text = screen_text(app)
+        assert "alice 0 Irrelevant  2026-01-02 03:04:05 UTC" in text
+        assert "bob 3 Perfectly relevant  2026-01-02 03:04:05 UTC" in text
+        assert "carol's settling grade 1 Related  2026-01-02 03:04:05 UTC" in text
+        await pilot.press("k")  # back up the queue: B again
+        await wait_until(pilot, lambda: "Green tea turns bitter" in screen_text(app), "document B")
+
+
+async def test_a_long_document_is_read_in_parts_with_the_grade_screens_keys(
+    teaching_ws: Path, tmp_path: Path
+) -> None:
+    long_text = " ".join(f"word{n} green tea" for n in range(5_000))  # about 3 parts
+    assert len(long_text) > 2 * PART_CHARACTERS
+    docs = tmp_path / "long.tsv"
+    docs.write_text(f"long\t{long_text}\n")
+    with open_workspace(teaching_ws) as ws:
+        import_documents(ws, docs)
+        judging.judge(ws, "teach", "long", 0, annotator="alice")
+        judging.judge(ws, "teach", "long", 3, annotator="bob")
+    app = _adjudication_app(teaching_ws)
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await _open_queue(pilot)
+
+        def head() -> str:
+            return _rendered(screen, "#document-head").plain
+
+        def body() -> str:
+            return _rendered(screen, "#document-text").plain
+
+        assert "showing the first" in head()
+        assert f"of {len(long_text):,} characters" in head()
+        assert body().startswith("word0 green tea word1")
+        assert "space/b read on/back" in head()
+        # the paging keys are in the footer, as on the grade screen
+        await wait_until(
+            pilot, lambda: "space b page" in screen_text(app).splitlines()[-1], "the paging keys"
+        )
+        # space (and pgdn) scroll to the bottom of the part, then show the next one
+        for presses in range(200):
+            if "showing characters" in head():
+                break
+            await pilot.press("space" if presses % 2 else "pagedown")
+        assert "showing characters" in head(), head()
+        assert body().startswith("… ")  # what came before, said
+        # b (and pgup) at its top: the part before, from its end
+        await pilot.press("b")
+        await wait_until(pilot, lambda: "showing the first" in head(), "the first part again")
+        await pilot.press("end")
+        await wait_until(pilot, lambda: "showing the last" in head(), "the last part")
+        assert body().rstrip().endswith("word4999 green tea")
+        await pilot.press("pageup")
+        assert "showing the last" in head()  # scrolled up within the part
+        # a grade from another terminal re-reads the queue: the part stays
+        with open_workspace(teaching_ws) as ws:
+            judging.judge(ws, "teach", "long", 2, annotator="bob", note="changed my mind")
+        await wait_until(pilot, lambda: "changed my mind" in head(), "bob's new grade")
+        assert "bob 2 Highly relevant" in head()
+        assert "showing the last" in head()
+        await pilot.press("home")
+        await wait_until(pilot, lambda: "showing the first" in head(), "the first part")
+
+
+async def test_markup_escapes_and_mojibake_in_the_item_show_as_typed(
+    hostile_ws: Path, tmp_path: Path
+) -> None:
+    docs = tmp_path / "moji.tsv"
+    docs.write_text(f"moji\t{MOJIBAKE}\n", encoding="utf-8")
+    with open_workspace(hostile_ws) as ws:
+        import_documents(ws, docs)
+        for doc, (a, b) in (("hostile-markup", (0, 2)), ("moji", (1, 3))):
+            judging.judge(ws, "hostile", doc, a, annotator="alice", note="[b]x[/b] \x1b[31mred")
+            judging.judge(ws, "hostile", doc, b, annotator="[i]bob[/i]")
+        with ws.write() as conn:
+            ledger.set_role(conn, "carol", "adjudicator")
+    app = _adjudication_app(hostile_ws)
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await _open_queue(pilot)
+        assert [f.item.doc_id for f in screen.listed] == ["hostile-markup", "moji"]
+        text = screen_text(app)
+        assert "which [bold]document[/bold] shows its \\x1b[1mmarkup\\x1b[0m literally?" in text
+        assert "[bold]not bold[/bold], [italic]not italic[/italic]" in text
+        assert "alice 0 Irrelevant" in text and "note: [b]x[/b] \\x1b[31mred" in text
+        assert "[i]bob[/i] 2 Highly relevant" in text
+        assert "\x1b" not in text
+        await pilot.press("down")
+        await wait_until(pilot, lambda: "café" in screen_text(app), "the repaired document")
+        text = screen_text(app)
+        assert "The company’s [b]plan[/b] for café \\x1b owners" in text
+        # repaired for reading; r here lists the resolved ones, so no key is named
+        assert "text repaired for reading" in text and "shows it raw" not in text
+
+
+def _carols(path: Path) -> list[tuple[int | None, str | None, bool]]:
+    with open_workspace(path) as ws:
+        return [
+            (e.grade, e.note, e.adjudicates)
+            for e in ledger.list_events(ws)
+            if e.annotator == "carol"
+        ]
+
+
+async def test_the_note_key_notes_the_settling_grade(teaching_ws: Path) -> None:
+    items = _team(teaching_ws, carol_settles_one=False)
+    app = _adjudication_app(teaching_ws)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await _open_queue(pilot)
+        assert _carols(teaching_ws) == []
+        # before she settles: the note waits for the settling grade
+        await pilot.press("e")
+        await wait_until(pilot, lambda: isinstance(app.screen, NoteDialog), "the note dialog")
+        await pilot.press(*"both [b]half[/b] right", "enter")
+        await wait_until(pilot, lambda: app.screen is screen, "the queue again")
+        assert _carols(teaching_ws) == []
+        assert "a note waits for your settling grade" in screen_text(app)
+        await pilot.press("2")
+        assert _carols(teaching_ws) == [(2, "both [b]half[/b] right", True)]
+        assert "settled 2 for teach A with a note" in screen_text(app)
+        # settled, it left the queue of unresolved ones; r shows it, with her note
+        await pilot.press("r")
+        assert [(f.item.query_id, f.item.doc_id) for f in screen.listed][-1] == items[0]
+        await pilot.press("j")
+        await wait_until(
+            pilot,
+            lambda: "note: both [b]half[/b] right" in _rendered(screen, "#document-head").plain,
+            "her note on her settling grade",
+        )
+        # e on her settled item: her note to change, saved with her settling grade
+        await pilot.press("e")
+        await wait_until(pilot, lambda: isinstance(app.screen, NoteDialog), "the note dialog")
+        note_input = app.screen.query_one("#note-input", Input)
+        assert note_input.value == "both [b]half[/b] right"
+        note_input.value = "bob is right"
+        await pilot.press("enter")
+        await wait_until(
+            pilot,
+            lambda: "note: bob is right" in _rendered(screen, "#document-head").plain,
+            "the new note",
+        )
+        assert "note saved with your settling grade for teach A" in screen_text(app)
+        assert _carols(teaching_ws) == [
+            (2, "both [b]half[/b] right", True),
+            (2, "bob is right", True),
+        ]

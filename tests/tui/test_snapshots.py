@@ -12,10 +12,16 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
 from textual.pilot import Pilot
 
+from judgepool.services.imports import import_queries
+from judgepool.services.workspace import open_workspace
+from judgepool.store import ledger
 from judgepool.tui.app import create_app
 from tests.tui.conftest import wait_ready
+from tests.tui.pilot_support import wait_until
+from tests.tui.test_adjudication_screen import NARRATIVE, WHEN, _team
 
 SIZE = (120, 40)
 SnapCompare = Callable[..., bool]
@@ -55,3 +61,28 @@ def test_help_screen(teaching_ws: Path, snap_compare: SnapCompare) -> None:
         await pilot.pause()
 
     assert snap_compare(create_app(teaching_ws, "alice"), terminal_size=SIZE, run_before=open_help)
+
+
+def test_adjudicate_screen_120x36(
+    teaching_ws: Path, tmp_path: Path, snap_compare: SnapCompare, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Carol's queue with the resolved item too (r), on it (j): the queue of two,
+    the query with its narrative, then document A with every grade (alice's and
+    bob's with their notes, carol's settling grade) and its text, the query's
+    terms highlighted; ? help and q quit first in the footer."""
+    monkeypatch.setattr(ledger, "now", lambda: WHEN)  # the grades' times, in the picture
+    queries = tmp_path / "queries.tsv"
+    queries.write_text(f"teach\thow do I brew a good cup of green tea\t{NARRATIVE}\n")
+    with open_workspace(teaching_ws) as ws:
+        import_queries(ws, queries)
+    _team(teaching_ws)
+    app = create_app(teaching_ws, "carol")
+
+    async def show(pilot: Pilot[Any]) -> None:
+        await wait_ready(pilot)
+        await pilot.press("D")
+        await wait_until(pilot, lambda: app.screen.id == "adjudicate", "the adjudication screen")
+        await pilot.press("r", "j")
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=(120, 36), run_before=show)

@@ -68,9 +68,10 @@ def test_review_screens_80x24(
 def test_team_screens_80x24(
     teaching_ws: Path, snap_compare: SnapCompare, key: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Adjudicate (carol: one unresolved disagreement, every grade with its
-    note and time), agreement (three pairs and all annotators), and the search
-    dialog on the teaching query's words."""
+    """Adjudicate (carol: one unresolved disagreement, its query, then its
+    document headed by every grade with its note and time), agreement (three
+    pairs and all annotators), and the search dialog on the teaching query's
+    words."""
     # the grades' times are on the adjudication screen: the same in every picture
     monkeypatch.setattr(ledger, "now", lambda: "2026-01-02T03:04:05.000000Z")
     _team(teaching_ws)

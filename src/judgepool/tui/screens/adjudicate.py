@@ -1,77 +1,84 @@
-"""The adjudication screen (key ``D``): an adjudicator's queue of disagreements.
+"""The adjudication screen (key ``D``): an adjudicator's queue of disagreements,
+and what she needs to settle each: the query, every grade and the document.
 
-Only an annotator marked adjudicator (``judgepool annotators WS --adjudicator
-NAME``) opens it; the app tells anyone else why (`judgepool.services.adjudication`).
+Only adjudicators and leads open it (`judgepool.core.roles`); the app tells
+anyone else why (`judgepool.services.adjudication`).
 
 The table lists the items whose annotators' grades differ by at least the
 minimum gap (``+``/``-`` change it; 1: any difference), unresolved first;
-``r`` shows the resolved ones too, after them. Under the table, every grade of
-the highlighted item with its annotator, time and note: an adjudicator sees
-everything, even when grading is blind. A digit settles the item with that
-grade, recorded as the adjudicator's judgment (what the ``adjudicated``
-consensus reads), and the item leaves the queue of unresolved ones.
+``r`` shows the resolved ones too, after them. Under it, the highlighted
+item (``j``/``k`` or the arrows move): its query with its narrative, as on
+the grade screen (`QueryPanel`), then the document (`DocumentView`): its
+head lists every grade with its annotator, time and note, and the
+adjudications, labelled as settling grades; then its text, repaired for
+reading, query terms highlighted, a long one a bounded part at a time
+(``space``/``b``, ``home``/``end``). An adjudicator sees every grade, even
+when grading is blind: that is her job. Data text is shown literally.
+
+A digit settles the item with that grade, recorded as the adjudicator's
+adjudication (what the ``adjudicated`` consensus reads), and the item leaves
+the queue of unresolved ones. ``e`` adds a note to her settling grade; given
+before she settles, it is kept and saved with the settling grade.
 
 The queue follows the workspace: a grade from another terminal (the app's
 live refresh publishes `GradeSaved` for it) re-reads it at once when the
-screen is showing, else when it is shown again, the cursor staying on its item.
+screen is showing, else when it is shown again, the cursor staying on its
+item and the document on its part.
 """
 
 from __future__ import annotations
 
-from typing import ClassVar, Final
+from functools import partial
+from typing import ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
 from judgepool.core.errors import JudgepoolError
 from judgepool.core.roles import Reach
+from judgepool.services import app_queries
 from judgepool.services.adjudication import adjudicate, adjudication_queue
 from judgepool.services.disagreements import ListedDisagreement
+from judgepool.services.text_parts import PartWhere
 from judgepool.services.workspace import StorageError
-from judgepool.tui.footer_keys import HELP_AND_QUIT
+from judgepool.tui.dialogs.note import NoteDialog
 from judgepool.tui.grade_rereads import RereadOnGrades
 from judgepool.tui.hosts import grading_host
-from judgepool.tui.widgets.highlight import literal_text
+from judgepool.tui.screens.adjudicate_keys import ADJUDICATE_BINDINGS
+from judgepool.tui.widgets.grading_panels import DocumentView, QueryPanel
+from judgepool.tui.widgets.highlight import literal_text, query_terms
+from judgepool.tui.widgets.item_grades import every_grade
 
-_GRADE: Final = Binding.Group("settle", compact=True)
-_GAP: Final = Binding.Group("gap", compact=True)
-
-ADJUDICATE_BINDINGS: Final[list[BindingType]] = [
-    *HELP_AND_QUIT,
-    *(
-        Binding(
-            str(digit),
-            f"settle({digit})",
-            "settle",
-            group=_GRADE,
-            tooltip=f"Settle the highlighted disagreement with grade {digit}",
-        )
-        for digit in range(10)
-    ),
-    Binding("plus", "gap(1)", "gap", key_display="+", group=_GAP, tooltip="Raise the minimum gap"),
-    Binding(
-        "minus", "gap(-1)", "gap", key_display="-", group=_GAP, tooltip="Lower the minimum gap"
-    ),
-    Binding("r", "toggle_resolved", "resolved", tooltip="Show or hide the resolved disagreements"),
-    Binding("f5,R", "reload", "reload", tooltip="Read the disagreements again"),
-]
+Item = tuple[str, str]  # (query ID, document ID)
 
 
 class AdjudicateScreen(Screen[None]):
-    """Settle the disagreements of the workspace, one digit each."""
+    """Settle the disagreements of the workspace, one digit each, reading what is settled."""
 
     REACH: ClassVar[Reach] = "adjudicate"
 
     BINDINGS: ClassVar[list[BindingType]] = ADJUDICATE_BINDINGS
 
+    # The queue and the query take what they need, up to a fifth and three
+    # tenths of the screen (80 × 24: three rows of the queue, the query and its
+    # narrative on five lines); the document takes the rest, the most room.
     DEFAULT_CSS = """
     AdjudicateScreen #adjudicate-title { height: 1; padding: 0 1; background: $panel; }
-    AdjudicateScreen #adjudicate-table { height: 1fr; }
-    AdjudicateScreen #adjudicate-detail {
-        height: auto; max-height: 9; border: round $accent; padding: 0 1;
+    AdjudicateScreen #adjudicate-table { height: auto; max-height: 20%; }
+    /* the table never has focus (the screen's keys move it): its cursor drawn as focused */
+    AdjudicateScreen #adjudicate-table > .datatable--cursor {
+        background: $block-cursor-background;
+        color: $block-cursor-foreground;
+        text-style: $block-cursor-text-style;
+    }
+    AdjudicateScreen #adjudicate-query {
+        height: auto; max-height: 30%; border: round $primary; padding: 0 1;
+    }
+    AdjudicateScreen #adjudicate-document {
+        height: 1fr; min-height: 5; border: round $accent; padding: 0 1;
     }
     AdjudicateScreen #adjudicate-status { height: 1; padding: 0 1; }
     """
@@ -82,19 +89,29 @@ class AdjudicateScreen(Screen[None]):
         self.with_resolved = False
         self.listed: tuple[ListedDisagreement, ...] = ()
         self._status = Text("")
+        self._pending_notes: dict[Item, str] = {}  # notes waiting for the settling grade
+        self._shown: Item | None = None  # the item whose query and document are shown
         self._grades = RereadOnGrades(self, lambda: self.reload(keep=self._current_key()))
 
     def compose(self) -> ComposeResult:
         yield Static(id="adjudicate-title")
         table: DataTable[Text | str] = DataTable(id="adjudicate-table", cursor_type="row")
+        # the screen's keys move the cursor: the table never takes the paging keys
+        table.can_focus = False
         table.add_columns("query", "document", "grades", "gap", "status")
         yield table
-        yield Static(id="adjudicate-detail")
+        yield QueryPanel(id="adjudicate-query", markup=False)
+        document = DocumentView(id="adjudicate-document")
+        document.raw_key = None  # r lists the resolved disagreements here
+        yield document
         yield Static(id="adjudicate-status")
         yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one("#adjudicate-detail", Static).border_title = "Every grade"
+        self.query_one("#adjudicate-query", QueryPanel).border_title = "Query"
+        self.query_one(
+            "#adjudicate-document", DocumentView
+        ).border_title = "Document and every grade"
         self._grades.subscribe()
         self.reload()
 
@@ -102,13 +119,13 @@ class AdjudicateScreen(Screen[None]):
         if self.is_mounted:
             self.reload(keep=self._current_key())
 
-    def _current_key(self) -> tuple[str, str] | None:
+    def _current_key(self) -> Item | None:
         found = self._current()
-        return None if found is None else (found.item.query_id, found.item.doc_id)
+        return None if found is None else _key(found)
 
     # -- reading ---------------------------------------------------------------------
 
-    def reload(self, keep: tuple[str, str] | None = None) -> None:
+    def reload(self, keep: Item | None = None) -> None:
         """Read the queue again; the cursor stays on ``keep`` (or its row) if listed."""
         self._grades.read()
         host = grading_host(self.app)
@@ -139,7 +156,7 @@ class AdjudicateScreen(Screen[None]):
                 status,
                 key=f"{item.query_id}\x00{item.doc_id}",
             )
-        where = [i for i, f in enumerate(self.listed) if (f.item.query_id, f.item.doc_id) == keep]
+        where = [i for i, found in enumerate(self.listed) if _key(found) == keep]
         if self.listed:
             table.move_cursor(row=where[0] if where else min(row, len(self.listed) - 1))
         gap = "any difference" if self.min_gap == 1 else f"gap ≥ {self.min_gap}"
@@ -150,7 +167,7 @@ class AdjudicateScreen(Screen[None]):
             f" · {gap} · {shown}",
         )
         self.query_one("#adjudicate-title", Static).update(title)
-        self._show_detail()
+        self._show_item()
         self._update_status()
 
     def _current(self) -> ListedDisagreement | None:
@@ -159,34 +176,43 @@ class AdjudicateScreen(Screen[None]):
             return None
         return self.listed[table.cursor_row]
 
-    def _show_detail(self) -> None:
-        detail = self.query_one("#adjudicate-detail", Static)
+    def _show_item(self) -> None:
+        """Show the highlighted item's query, grades and document (the same item
+        again, after a re-read: its document stays on its part and where it was)."""
+        query_panel = self.query_one("#adjudicate-query", QueryPanel)
+        view = self.query_one("#adjudicate-document", DocumentView)
         found = self._current()
         if found is None:
-            detail.update(Text("No disagreement to settle here.", style="green"))
+            self._shown = None
+            query_panel.display = False
+            view.clear("No disagreement to settle here.")
             return
-        text = Text()
-        text.append("query ", style="dim")
-        text.append_text(literal_text(found.item.query_id))
-        text.append(" · document ", style="dim")
-        text.append_text(literal_text(found.item.doc_id))
-        adjudicators = set(found.item.adjudicators)
-        for grade in found.details:
-            text.append("\n")
-            text.append_text(literal_text(grade.annotator, style="bold"))
-            if grade.annotator in adjudicators:
-                text.append(" (adjudicator)", style="green")
-            text.append(f" {grade.grade}", style="bold")
-            # the stored UTC time to the second: a note has more use for the room
-            text.append(f"  {grade.graded_at[:19].replace('T', ' ')} UTC", style="dim")
-            if grade.note:
-                text.append("  note: ", style="italic")
-                text.append_text(literal_text(grade.note))
-        detail.update(text)
+        host = grading_host(self.app)
+        query_id, doc_id = item = _key(found)
+        again = item == self._shown
+        try:
+            query = app_queries.plan_query(host.ws, query_id)
+            part = view.part_of(doc_id) if again else None
+            document = app_queries.document_part(host.ws, doc_id, "again", part)
+        except StorageError as exc:
+            self._say(literal_text(f"cannot read the item: {exc}", style="bold red"))
+            return
+        terms = query_terms(query.text.text)
+        query_panel.display = True
+        query_panel.show(query_id, query.text, query.narrative, terms)
+        view.show(
+            doc_id,
+            document,
+            every_grade(found, host.ws.labels()),
+            terms,
+            "keep" if again else "home",
+        )
+        self._shown = item
 
     def on_data_table_row_highlighted(self, message: DataTable.RowHighlighted) -> None:
         message.stop()
-        self._show_detail()
+        self._show_item()
+        self._update_status()
 
     # -- status ------------------------------------------------------------------------
 
@@ -195,9 +221,13 @@ class AdjudicateScreen(Screen[None]):
         self._update_status()
 
     def _update_status(self) -> None:
-        line = self._status.copy()
-        if not line.plain:
-            line = Text("a digit settles the highlighted item with that grade", style="dim")
+        parts = [self._status] if self._status.plain else []
+        key = self._current_key()
+        if key is not None and key in self._pending_notes:
+            parts.append(Text("a note waits for your settling grade", style="italic"))
+        if not parts:
+            parts.append(Text("a digit settles the highlighted item with that grade", style="dim"))
+        line = Text(" · ", style="dim").join(parts)
         self.query_one("#adjudicate-status", Static).update(line)
 
     # -- actions -----------------------------------------------------------------------
@@ -205,28 +235,107 @@ class AdjudicateScreen(Screen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "settle":
             return parameters[0] in grading_host(self.app).ws.scale
+        if action in ("read", "part"):  # in the footer when there is more to read
+            return bool(self.query("#adjudicate-document").filter(".-pageable"))
         return True
 
     def action_settle(self, grade: int) -> None:
-        """Settle the highlighted disagreement with ``grade``."""
+        """Settle the highlighted disagreement with ``grade`` (and the note waiting for it)."""
         found = self._current()
         if found is None:
             self._say(Text("nothing to settle", style="yellow"))
             return
         host = grading_host(self.app)
-        query_id, doc_id = found.item.query_id, found.item.doc_id
+        item = query_id, doc_id = _key(found)
+        note = self._pending_notes.get(item)
         try:
-            event = adjudicate(host.ws, query_id, doc_id, grade, adjudicator=host.annotator)
+            event = adjudicate(
+                host.ws, query_id, doc_id, grade, adjudicator=host.annotator, note=note
+            )
         except (JudgepoolError, StorageError) as exc:
             self._say(literal_text(f"not saved: {exc}", style="bold red"))
             self.notify(str(exc), severity="error", markup=False)
             return
+        self._pending_notes.pop(item, None)
         host.grade_saved(query_id, doc_id, event.grade)
         status = Text.assemble(("settled ", "bold green"), (f"{event.grade}", "bold green"))
         status.append(" for ")
         status.append_text(literal_text(f"{query_id} {doc_id}"))
+        if note:
+            status.append(" with a note", style="italic")
         self._status = status
-        self.reload(keep=(query_id, doc_id) if self.with_resolved else None)
+        self.reload(keep=item if self.with_resolved else None)
+
+    def action_note(self) -> None:
+        """Note the highlighted item: on the adjudicator's settling grade if she
+        has settled it, else kept for the grade she settles it with."""
+        found = self._current()
+        if found is None:
+            self._say(Text("nothing to note", style="yellow"))
+            return
+        item = _key(found)
+        settling = self._settling_grade(item)
+        existing = self._pending_notes.get(item)
+        if existing is None:
+            existing = (settling[1] or "") if settling is not None else ""
+        self.app.push_screen(NoteDialog(item[1], existing), partial(self._save_note, item))
+
+    def _settling_grade(self, item: Item) -> tuple[int, str | None] | None:
+        """The adjudicator's own settling grade of ``item`` and its note, if she
+        has settled it (as the queue last read it)."""
+        annotator = grading_host(self.app).annotator
+        for found in self.listed:
+            if _key(found) == item:
+                for grade in found.details:
+                    if grade.adjudication and grade.annotator == annotator:
+                        return grade.grade, grade.note
+        return None
+
+    def _save_note(self, item: Item, note: str | None) -> None:
+        if not note:
+            return
+        settling = self._settling_grade(item)
+        if settling is None:
+            self._pending_notes[item] = note
+            self._say(Text(""))  # the status line says a note waits for the grade
+            return
+        host = grading_host(self.app)
+        query_id, doc_id = item
+        try:
+            adjudicate(
+                host.ws, query_id, doc_id, settling[0], adjudicator=host.annotator, note=note
+            )
+        except (JudgepoolError, StorageError) as exc:
+            self._say(literal_text(f"note not saved: {exc}", style="bold red"))
+            self.notify(str(exc), severity="error", markup=False)
+            return
+        host.grade_saved(query_id, doc_id, settling[0])
+        status = Text("note saved with your settling grade for ", style="green")
+        status.append_text(literal_text(f"{query_id} {doc_id}"))
+        self._status = status
+        self.reload(keep=item)
+
+    def action_move(self, step: int) -> None:
+        """Highlight the next (1) or previous (-1) disagreement of the queue."""
+        table: DataTable[Text | str] = self.query_one("#adjudicate-table", DataTable)
+        if self.listed:
+            self._status = Text("")
+            table.move_cursor(row=max(0, min(len(self.listed) - 1, table.cursor_row + step)))
+
+    def action_read(self, direction: int) -> None:
+        """Scroll the document a screen down (1) or up (-1), else show the next or previous part."""
+        if not self.query_one("#adjudicate-document", DocumentView).page(direction):
+            self.action_part("next" if direction > 0 else "previous")
+
+    def action_part(self, where: PartWhere) -> None:
+        """Show the first, last, next or previous part of the highlighted document."""
+        view = self.query_one("#adjudicate-document", DocumentView)
+        try:
+            edge = view.turn(where, partial(app_queries.document_part, grading_host(self.app).ws))
+        except StorageError as exc:
+            self._say(literal_text(f"cannot read the document: {exc}", style="bold red"))
+            return
+        self._say(Text(f"the {edge} of the document", style="dim") if edge else Text(""))
 
     def action_gap(self, step: int) -> None:
         """Change the minimum gap between grades a disagreement needs (1 or more)."""
@@ -239,8 +348,12 @@ class AdjudicateScreen(Screen[None]):
     def action_toggle_resolved(self) -> None:
         self.with_resolved = not self.with_resolved
         self._status = Text("")
-        self.reload()
+        self.reload(keep=self._current_key())
 
     def action_reload(self) -> None:
         self._status = Text("read again", style="dim")
-        self.reload()
+        self.reload(keep=self._current_key())
+
+
+def _key(found: ListedDisagreement) -> Item:
+    return found.item.query_id, found.item.doc_id

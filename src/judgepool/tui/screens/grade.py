@@ -58,6 +58,7 @@ from judgepool.tui.widgets.grading_panels import (
     GradingProgress,
     InfoBar,
     QueryPanel,
+    judgment_line,
 )
 from judgepool.tui.widgets.highlight import literal_text, query_terms
 from judgepool.tui.widgets.settle_order import SettleOrder
@@ -144,7 +145,7 @@ class GradeScreen(RawTextToggle, SearchAndJudge, HoleLoop, GradeTeamActions):
         # The same document again (after a note, an undo) keeps its part; else the first.
         part = document_view.part_of(doc_id)
         document = app_queries.document_part(host.ws, doc_id, "again", part)
-        document_view.show(doc_id, document, judgment, session.labels, terms)
+        document_view.show(doc_id, document, judgment_line(judgment, session.labels), terms)
         self.query_one("#grade-scale", GradeScale).show(session.labels, judgment.own_grade)
         self.query_one("#grade-progress", GradingProgress).show(
             session.query_progress(), (session.total_judged, session.total)

@@ -20,7 +20,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Label, ProgressBar, Static
 
 from judgepool.core.readable import readable
-from judgepool.services.app_queries import NOT_JUDGED, DocumentPart, ItemJudgment
+from judgepool.services.app_queries import DocumentPart, ItemJudgment
 from judgepool.services.text_parts import PartWhere, TextPart
 from judgepool.tui.widgets.highlight import highlighted, literal_text
 
@@ -178,16 +178,21 @@ PartReader = Callable[[str, PartWhere, TextPart], DocumentPart | None]
 
 
 class DocumentView(VerticalScroll, can_focus=False):
-    """The document being graded: its ID, title, judgments and one part of its text.
+    """A document: its ID, title, what is said of its judgments and one part of its text.
 
     ``shown`` is the document part on screen (None: no document, or no text
-    for it); the grade screen reads the next part from it when paging."""
+    for it); the screen showing it (grade, adjudicate) reads the next part
+    from it when paging. What the head says of the judgments is the screen's:
+    the grading annotator's grade on the grade screen (`judgment_line`), every
+    grade on the adjudication screen."""
 
     shown: DocumentPart | None = None
     # the (query, document) the grade screen last showed here: its time spent runs from then
     shown_item: tuple[str, str] | None = None
-    raw = False  # True: the stored text as it is, mojibake and all (key r)
-    _shown_with: tuple[ItemJudgment, Mapping[int, str], Collection[str]] = (NOT_JUDGED, {}, ())
+    raw = False  # True: the stored text as it is, mojibake and all
+    # the key that shows the text raw, named in the head (None: the screen has none)
+    raw_key: str | None = "r"
+    _shown_with: tuple[Text, Collection[str]] = (Text(""), ())
 
     def compose(self) -> ComposeResult:
         yield Static(id="document-head", markup=False)
@@ -239,31 +244,35 @@ class DocumentView(VerticalScroll, can_focus=False):
         self,
         doc_id: str,
         document: DocumentPart | None,
-        judgment: ItemJudgment,
-        labels: Mapping[int, str],
+        judgments: Text,
         terms: Collection[str],
         scroll: Scroll | None = None,
     ) -> None:
-        """Show a document part; ``scroll``: to its top, its end, or where it was
-        (by default: where it was if it is the document shown, else its top)."""
+        """Show a document part, ``judgments`` (what to say of them) under its ID;
+        ``scroll``: to its top, its end, or where it was (by default: where it
+        was if it is the document shown, else its top)."""
         if scroll is None:
             scroll = "home" if self.part_of(doc_id) is None else "keep"
         self.shown = document
-        self._shown_with = (judgment, labels, terms)
+        self._shown_with = (judgments, terms)
         head = literal_text(doc_id, style="bold")
         if document is not None and document.title is not None and document.title.text:
             head.append("  ")
             title = _reading(document.title.text, self.raw)
             head.append_text(preview(document.title, highlighted(title, terms)))
-        head.append("\n")
-        head.append_text(judgment_line(judgment, labels))
+        if judgments.plain:
+            head.append("\n")
+            head.append_text(judgments)
         if document is not None and not document.text.is_whole:
             head.append("\n")
             head.append_text(part_line(document.text))
+        key = self.raw_key
         if self.raw:
-            head.append("\nraw text, as stored: r shows it repaired", style="italic magenta")
+            toggle = "" if key is None else f": {key} shows it repaired"
+            head.append(f"\nraw text, as stored{toggle}", style="italic magenta")
         elif document is not None and _repaired(document):
-            head.append("\ntext repaired for reading: r shows it raw", style="italic dim")
+            toggle = "" if key is None else f": {key} shows it raw"
+            head.append(f"\ntext repaired for reading{toggle}", style="italic dim")
         self.query_one("#document-head", Static).update(head)
         if document is None:
             body = Text("(the workspace has no text for this document)", style="italic dim")

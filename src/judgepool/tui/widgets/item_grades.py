@@ -1,0 +1,39 @@
+"""Every grade of a disagreement, as the adjudication screen shows it in the
+document's head: who gave it, the grade and its label, when, and the note.
+
+An adjudication (`GradeDetail.adjudication`) is named the adjudicator's
+settling grade: it is not one of the grades that disagree. Names, labels and notes
+are data, shown literally (`judgepool.tui.widgets.highlight.literal_text`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from rich.text import Text
+
+from judgepool.services.disagreements import ListedDisagreement
+from judgepool.tui.widgets.highlight import literal_text
+
+
+def every_grade(found: ListedDisagreement, labels: Mapping[int, str]) -> Text:
+    """One line per grade of ``found``'s item, in the order they were given,
+    the adjudications last."""
+    text = Text()
+    for index, grade in enumerate(found.details):
+        if index:
+            text.append("\n")
+        text.append_text(literal_text(grade.annotator, style="bold"))
+        if grade.adjudication:
+            text.append("'s settling grade", style="bold green")
+        text.append(f" {grade.grade}", style="bold green" if grade.adjudication else "bold")
+        label = labels.get(grade.grade)
+        if label:
+            text.append(" ")
+            text.append_text(literal_text(label))
+        # the stored UTC time to the second: the note has more use for the room
+        text.append(f"  {grade.graded_at[:19].replace('T', ' ')} UTC", style="dim")
+        if grade.note:
+            text.append("  note: ", style="italic")
+            text.append_text(literal_text(grade.note))
+    return text
