@@ -221,7 +221,7 @@ class JudgepoolApp(App[None]):
 
     def on_mount(self) -> None:
         if self.signing_in:
-            self.push_screen(SignInScreen(self.ws, self.workspace_label), self._signed_in)
+            self.push_screen(SignInScreen(self.ws), self._signed_in)
             return
         self._open_grading()
 
