@@ -66,7 +66,7 @@ from textual.screen import ModalScreen, Screen
 from textual.signal import Signal
 
 from judgepool.core.contract import Contract
-from judgepool.core.errors import JudgepoolError
+from judgepool.core.errors import ContractError, JudgepoolError
 from judgepool.core.roles import Reach
 from judgepool.services import adjudication, app_queries, judging
 from judgepool.services.settings import blind_grading
@@ -205,7 +205,15 @@ class JudgepoolApp(App[None]):
         # The app's one connection for its main thread (the grade screen reads
         # and writes on it); given by the caller when it read the plan on it.
         self.readers = ReadConnections(self.workspace)
-        self.set_reactive(JudgepoolApp.contract, self.ws.default_contract())
+        # A saved default RE2 cannot run (saved when patterns ran in Python's
+        # re) would keep the app from opening, where it is changed: the plain
+        # contract instead, said once grading opens.
+        self._contract_refused: str | None = None
+        try:
+            default = self.ws.default_contract()
+        except ContractError as exc:
+            default, self._contract_refused = Contract(scale=self.ws.scale), str(exc)
+        self.set_reactive(JudgepoolApp.contract, default)
         self.grade_saved_signal: Signal[GradeSaved] = Signal(self, "grade-saved")
         self.quitting = False
         self.blind = blind_grading(self.ws)
@@ -284,6 +292,14 @@ class JudgepoolApp(App[None]):
         self.install_screen(GradeScreen(self.session), "grade")
         self.push_screen("grade")
         self.live.start()
+        if self._contract_refused is not None:
+            self.notify(
+                self._contract_refused,
+                title="Scoring under the plain contract",
+                severity="warning",
+                timeout=30,
+                markup=False,
+            )
         if self.ws.read_only:
             self.notify(
                 f"{WorkspaceReadOnly(self.workspace).reason}: you can read, audit and score, "
