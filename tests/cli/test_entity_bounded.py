@@ -41,9 +41,7 @@ def digit_ids(tmp_path: Path) -> tuple[Path, Path]:
 
 
 @pytest.mark.parametrize("engine", ["fast", "reference"])
-def test_a_backtracking_default_contract_no_longer_hangs_score(
-    tmp_path: Path, engine: str
-) -> None:
+def test_a_backtracking_default_contract_no_longer_hangs_score(tmp_path: Path, engine: str) -> None:
     run_file, qrels = digit_ids(tmp_path)
     workspace = tmp_path / "w.sqlite"
     with init_workspace(workspace, scale="0..3") as ws:
@@ -79,7 +77,7 @@ def saved_before_re2(workspace: Path, pattern: str) -> None:
 def test_a_saved_default_re2_cannot_run_is_refused_saying_how_to_change_it(
     tmp_path: Path,
 ) -> None:
-    run_file, qrels = digit_ids(tmp_path)
+    run_file, _ = digit_ids(tmp_path)
     workspace = tmp_path / "old.sqlite"
     saved_before_re2(workspace, r"(\d+)(?<=0)")
     done = run("score", run_file, "--workspace", workspace)

@@ -13,8 +13,8 @@ from judgepool.services.evaluations import list_evaluations
 from judgepool.services.imports import import_run
 from judgepool.services.judging import judge
 from judgepool.services.workspace import open_workspace
-from judgepool.tui.widgets.score_contract import ContractDialog
 from judgepool.tui.screens.scores import ScoresScreen
+from judgepool.tui.widgets.score_contract import ContractDialog
 from tests.tui.pilot_support import wait_until
 from tests.tui.review_support import build_review_workspace, review_app, settle
 from tests.tui.test_scores_screen import SIZE, cli_scores, open_scores

@@ -148,7 +148,11 @@ async def test_nothing_before_sign_in_names_the_workspace_file(tmp_path: Path) -
             holder.execute("BEGIN IMMEDIATE")  # another process is writing: busy
             await pilot.press(*"alice", "tab", *"not-the-token", "enter")
             message = app.screen.query_one("#sign-in-message", Static)
-            await wait_until(pilot, lambda: "cannot sign in now" in str(message.render()), "refusal")
+
+            def refused() -> bool:
+                return "cannot sign in now" in str(message.render())
+
+            await wait_until(pilot, refused, "the refusal")
             shown = screen_text(app)
             for secret in ("acme", "sqlite", str(tmp_path)):
                 assert secret not in shown, secret

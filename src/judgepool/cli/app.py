@@ -58,7 +58,9 @@ def _run_app(workspace: Path, annotator: str | None, *, sign_in_first: bool = Fa
 
 def _run_signed_in_session(workspace: Path) -> None:
     """A served session: the app opens on the sign-in screen, with no plan yet
-    (it is read for the name that signs in)."""
+    (it is read for the name that signs in). Once the app has exited the
+    process ends at once: the page has gone, and a worker thread still
+    computing must not keep it alive (`judgepool.tui.served_driver`)."""
     ws = workspaces.open_workspace(workspace)
     try:
         from judgepool.tui.app import create_app
@@ -71,6 +73,9 @@ def _run_signed_in_session(workspace: Path) -> None:
         app.run()
     finally:
         app.close_workspace()
+    from judgepool.tui.served_driver import end_served_process
+
+    end_served_process(app.return_code or 0)
 
 
 @main.command()

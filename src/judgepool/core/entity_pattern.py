@@ -100,9 +100,7 @@ class EntityPattern:
         # rather than in the middle of scoring a run.
         pattern, replacement = self.arrow_rewrite()
         try:
-            pc.replace_substring_regex(
-                pa.array(["x"]), pattern, replacement, max_replacements=1
-            )
+            pc.replace_substring_regex(pa.array(["x"]), pattern, replacement, max_replacements=1)
         except (pa.ArrowInvalid, pa.ArrowNotImplementedError) as exc:
             raise ContractError(
                 f"entity is not a regular expression judgepool can run: {exc}; {_WHY_RE2}"

@@ -61,6 +61,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
+from textual.driver import Driver
 from textual.reactive import var
 from textual.screen import ModalScreen, Screen
 from textual.signal import Signal
@@ -219,6 +220,18 @@ class JudgepoolApp(App[None]):
         self.blind = blind_grading(self.ws)
         self.live = LiveRefresh(self)
         self._quit_asked = -math.inf  # when q last asked about a waiting note
+
+    def get_driver_class(self) -> type[Driver]:
+        """Textual's choice, except under textual-serve: there the served
+        session's driver, which ends the process when the page goes."""
+        chosen = super().get_driver_class()
+        from textual.drivers.web_driver import WebDriver
+
+        if chosen is WebDriver:
+            from judgepool.tui.served_driver import ServedDriver
+
+            return ServedDriver
+        return chosen
 
     @property
     def workspace_label(self) -> str:
