@@ -43,6 +43,9 @@ def _run_app(workspace: Path, annotator: str | None, *, sign_in_first: bool = Fa
     # another. A file that is not a workspace is refused here, before any screen.
     ws = workspaces.open_workspace(workspace)
     try:
+        # the name as the workspace holds it; a new one in NFC, not too long,
+        # and not a lookalike of a name it holds
+        who = entry_checks.annotator_name(ws, who)
         session = read_session(ws, who)
         from judgepool.tui.app import create_app
 

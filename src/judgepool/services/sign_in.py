@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import logging
 import time
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
@@ -33,7 +34,7 @@ from judgepool.core import sign_in_tokens
 from judgepool.core.errors import PolicyError
 from judgepool.core.roles import DEFAULT_ROLE
 from judgepool.display import quoted
-from judgepool.services.entry_checks import check_annotator_name, storable
+from judgepool.services.entry_checks import annotator_name, known_annotator_name, storable
 from judgepool.services.roles import parse_role
 from judgepool.store import ledger
 from judgepool.store import sign_in as stored
@@ -73,7 +74,7 @@ def add_annotator(ws: Workspace, name: str, *, role: str = DEFAULT_ROLE) -> str:
     The token is returned once and never stored (its salted hash is). A name
     with an active token is refused (revoke it first), so a token is never
     replaced by mistake; a revoked one gets a new token."""
-    check_annotator_name(name)
+    name = annotator_name(ws, name)
     chosen = parse_role(role)
     token = sign_in_tokens.new_token()
     salt = sign_in_tokens.new_salt()
@@ -116,6 +117,9 @@ def sign_in(
 ) -> SignInResult:
     """Check ``name`` and ``token``; log and count a failure. Never raises for
     a wrong name or token: the result says why it was refused."""
+    if storable(name):
+        # the name as the workspace holds it (typed in another normal form, too)
+        name = known_annotator_name(ws, name) or unicodedata.normalize("NFC", name)
     key = name if storable(name) else ""  # what the limit counts under
     found = stored.stored_token(ws.conn, key) if key else None
     matched = False
