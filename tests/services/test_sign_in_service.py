@@ -4,8 +4,10 @@ the whole workspace (`judgepool.services.sign_in`)."""
 
 from __future__ import annotations
 
+import multiprocessing
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -121,3 +123,73 @@ def test_names_that_cannot_be_annotators_get_no_token(ws: Workspace) -> None:
             sign_in.add_annotator(ws, bad)
     # a name SQLite cannot store is refused at sign-in, not a crash
     assert not sign_in.sign_in(ws, "al\udcffice", "x").signed_in
+
+
+def _fail_at_once(path: str, barrier: Any, name: str) -> None:
+    """One session's failed sign-in, started with the others (a process each)."""
+    from judgepool.services.workspace import open_workspace
+
+    with open_workspace(path) as opened:
+        barrier.wait()
+        sign_in.sign_in(opened, name, "a guess")
+
+
+def test_sessions_failing_at_the_same_instant_are_counted_against_the_limit(
+    ws: Workspace,
+) -> None:
+    sign_in.add_annotator(ws, "alice")
+    sessions = 8
+    context = multiprocessing.get_context("spawn")
+    barrier = context.Barrier(sessions)
+    processes = [
+        context.Process(target=_fail_at_once, args=(str(ws.path), barrier, "alice"))
+        for _ in range(sessions)
+    ]
+    for process in processes:
+        process.start()
+    for process in processes:
+        process.join(120)
+        assert process.exitcode == 0
+    reasons = [f.reason for f in sign_in.recent_failures(ws)]
+    assert len(reasons) == sessions
+    # only as many guesses were checked as the limit allows; the rest were refused
+    assert reasons.count("wrong token") == sign_in.MAX_FAILURES_PER_NAME
+    assert reasons.count("rate limited") == sessions - sign_in.MAX_FAILURES_PER_NAME
+
+
+def test_trying_while_limited_does_not_prolong_the_limit(ws: Workspace) -> None:
+    token = sign_in.add_annotator(ws, "alice")
+    for second in range(sign_in.MAX_FAILURES_PER_NAME):
+        sign_in.sign_in(ws, "alice", "guess", clock=lambda s=second: 1_000.0 + s)
+    # alice keeps trying her right token while the limit holds
+    for tries in range(1, 6):
+        tried = sign_in.sign_in(ws, "alice", token, clock=lambda t=tries: 1_000.0 + 50 * t)
+        assert tried.retry_after is not None
+    # the window has moved past the five failures: she is in, as she was told
+    at = 1_000.0 + sign_in.MAX_FAILURES_PER_NAME + sign_in.WINDOW_SECONDS
+    assert sign_in.sign_in(ws, "alice", token, clock=lambda: at).name == "alice"
+
+
+def test_the_log_keeps_the_latest_failures_and_what_the_limit_counts(ws: Workspace) -> None:
+    from judgepool.store import sign_in as stored
+
+    token = sign_in.add_annotator(ws, "bob")
+    now = 10_000_000.0
+    with ws.write() as conn:
+        # long ago: a flood of failures, far more than the log keeps
+        for i in range(sign_in.KEPT_FAILURES + 500):
+            stored.log_failure(conn, f"guess{i}", 1_000.0 + i, "no such annotator with a token")
+    # within the window: four of bob's failures, then many refusals of others
+    for i in range(sign_in.MAX_FAILURES_PER_NAME - 1):
+        sign_in.sign_in(ws, "bob", "guess", clock=lambda i=i: now + i)
+    with ws.write() as conn:
+        for _ in range(sign_in.KEPT_FAILURES):
+            stored.log_failure(conn, "mallory", now + 10, stored.RATE_LIMITED)
+    # one more of bob's failures: logged, and the log pruned as it is written
+    sign_in.sign_in(ws, "bob", "guess", clock=lambda: now + 20)
+    rows = sign_in.recent_failures(ws, 100_000)
+    assert len(rows) == sign_in.KEPT_FAILURES + sign_in.MAX_FAILURES_PER_NAME - 1
+    assert not any(row.name.startswith("guess") for row in rows)
+    # what the limit counts survived the pruning: bob's five failures hold
+    limited = sign_in.sign_in(ws, "bob", token, clock=lambda: now + 30)
+    assert limited.refusal is not None and "too many failed sign-ins for 'bob'" in limited.refusal

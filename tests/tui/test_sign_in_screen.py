@@ -5,6 +5,7 @@ the app opens as `judgepool tui` does and grades under the signed-in name."""
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
 from textual.command import CommandPalette
@@ -17,7 +18,7 @@ from judgepool.tui.app import create_app
 from judgepool.tui.screens.grade import GradeScreen
 from judgepool.tui.screens.help import HelpScreen
 from judgepool.tui.screens.sign_in import FAILURE_PAUSE, SignInScreen
-from tests.tui.conftest import wait_ready
+from tests.tui.conftest import build_workspace, wait_ready
 from tests.tui.pilot_support import screen_text, wait_until
 
 
@@ -129,3 +130,32 @@ async def test_the_sign_in_and_grade_screens_fit_common_browser_sizes(teaching_w
             current = screen.session.current
             assert current is not None
             assert current[1] in screen_text(app), size
+
+
+async def test_nothing_before_sign_in_names_the_workspace_file(tmp_path: Path) -> None:
+    # The folder and file name say whose study it is; a stranger who reaches
+    # the server sees neither, not even when a sign-in cannot be recorded.
+    folder = tmp_path / "acme-client-projects"
+    folder.mkdir()
+    path = build_workspace(folder / "acme-relevance-study.sqlite", ["teaching"])
+    issue(path, "alice")
+    ws = open_workspace(path, busy_timeout_ms=100)
+    app = create_app(path, "", None, ws, sign_in_first=True)
+    holder = sqlite3.connect(path, isolation_level=None)
+    try:
+        async with app.run_test(size=(100, 30)) as pilot:
+            await wait_until(pilot, lambda: isinstance(app.screen, SignInScreen), "sign-in")
+            holder.execute("BEGIN IMMEDIATE")  # another process is writing: busy
+            await pilot.press(*"alice", "tab", *"not-the-token", "enter")
+            message = app.screen.query_one("#sign-in-message", Static)
+
+            def refused() -> bool:
+                return "cannot sign in now" in str(message.render())
+
+            await wait_until(pilot, refused, "the refusal")
+            shown = screen_text(app)
+            for secret in ("acme", "sqlite", str(tmp_path)):
+                assert secret not in shown, secret
+            holder.execute("ROLLBACK")
+    finally:
+        holder.close()

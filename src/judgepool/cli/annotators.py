@@ -174,15 +174,25 @@ def revoke_command(workspace: str, name: str) -> None:
 @annotators_command.command("sign-ins")
 @click.option(
     "--limit",
-    type=AsciiInteger(1, 100_000),
+    type=AsciiInteger(1, 1000),
     default=50,
     show_default=True,
     metavar="N",
-    help="How many of the latest failed sign-ins to list.",
+    help="How many of the latest failed sign-ins to list (the workspace keeps the latest "
+    "1000, and every one the limit on failures still counts).",
 )
 @click.pass_obj
 def sign_ins_command(workspace: str, limit: int) -> None:
-    """List the latest failed sign-ins to served sessions, newest first."""
+    """List the latest failed sign-ins to served sessions, newest first.
+
+    'rate limited' marks a sign-in refused while the limit held (5 failures
+    for a name, or 30 for all names, in 5 minutes); it is listed but not
+    counted, so the limit ends when the window moves past the failures.
+
+    \b
+    Example:
+      judgepool annotators team.sqlite sign-ins --limit 20
+    """
     with workspaces.open_workspace(workspace) as ws:
         failures = sign_in.recent_failures(ws, limit)
     if not failures:

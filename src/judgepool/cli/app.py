@@ -43,6 +43,9 @@ def _run_app(workspace: Path, annotator: str | None, *, sign_in_first: bool = Fa
     # another. A file that is not a workspace is refused here, before any screen.
     ws = workspaces.open_workspace(workspace)
     try:
+        # the name as the workspace holds it; a new one in NFC, not too long,
+        # and not a lookalike of a name it holds
+        who = entry_checks.annotator_name(ws, who)
         session = read_session(ws, who)
         from judgepool.tui.app import create_app
 
@@ -58,7 +61,9 @@ def _run_app(workspace: Path, annotator: str | None, *, sign_in_first: bool = Fa
 
 def _run_signed_in_session(workspace: Path) -> None:
     """A served session: the app opens on the sign-in screen, with no plan yet
-    (it is read for the name that signs in)."""
+    (it is read for the name that signs in). Once the app has exited the
+    process ends at once: the page has gone, and a worker thread still
+    computing must not keep it alive (`judgepool.tui.served_driver`)."""
     ws = workspaces.open_workspace(workspace)
     try:
         from judgepool.tui.app import create_app
@@ -71,6 +76,9 @@ def _run_signed_in_session(workspace: Path) -> None:
         app.run()
     finally:
         app.close_workspace()
+    from judgepool.tui.served_driver import end_served_process
+
+    end_served_process(app.return_code or 0)
 
 
 @main.command()

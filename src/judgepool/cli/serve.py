@@ -7,13 +7,21 @@ grades as the name that signs in (tokens: ``judgepool annotators WS add``).
 The workspace is checked before anything listens: it must exist, be
 writable (grades and the log of failed sign-ins are written), and someone
 should be able to sign in.
+
+The page the browser gets is judgepool's (`served_page/app_index.html`), not
+textual-serve's: textual-serve's asks Google for its font, and an air-gapped
+server must work, so this one loads only the script, style sheet and font
+that textual-serve ships under its own ``/static``. Its title is
+`PAGE_TITLE`: the page is shown before anyone signs in, so it names no
+workspace (a file name can say whose study it is; a path, who runs the server).
 """
 
 from __future__ import annotations
 
 import shlex
 import sys
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import TYPE_CHECKING, Final
 
 import click
 
@@ -29,6 +37,11 @@ if TYPE_CHECKING:
 else:
     sign_in = LazyModule("judgepool.services.sign_in")
     workspaces = LazyModule("judgepool.services.workspace")
+
+# The served page's <title> and starting text: the same for every workspace.
+PAGE_TITLE: Final = "judgepool"
+# judgepool's page template, in place of textual-serve's (see above).
+SERVED_PAGE: Final = Path(__file__).with_name("served_page")
 
 
 def session_command(workspace: str) -> str:
@@ -81,7 +94,8 @@ def serve_command(workspace: str, host: str, port: int, public_url: str | None) 
         session_command(str(path)),
         host=host,
         port=port,
-        title=f"judgepool · {path.name}",
+        title=PAGE_TITLE,
+        templates_path=SERVED_PAGE,
         public_url=public_url.rstrip("/") if public_url else None,
     )
     try:

@@ -11,11 +11,11 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-import re
 from dataclasses import asdict, dataclass, field, fields, replace
 from functools import cached_property
 from typing import Any, Final, Literal, get_args
 
+from judgepool.core.entity_pattern import EntityPattern
 from judgepool.core.errors import ContractError
 from judgepool.core.grades import Scale, parse_gain
 from judgepool.core.limits import GRADE_LIMIT, MAX_K
@@ -215,7 +215,8 @@ class Contract:
         metadata=_about(
             kind="pattern",
             summary="Map run document IDs to judged entities: the first group (or whole "
-            "match) of REGEX matched at the start of the ID, e.g. '([^#]+)#'.",
+            "match) of REGEX matched at the start of the ID, e.g. '([^#]+)#'. RE2 syntax "
+            "(no back-references or look-around), run in time linear in the ID.",
             default_text="identity",
             metavar="REGEX",
         ),
@@ -246,12 +247,8 @@ class Contract:
                 "is not a finite number; choose smaller gains or a smaller k"
             )
         if self.entity is not None:
-            if not isinstance(self.entity, str) or not self.entity:
-                raise ContractError("entity must be a non-empty regular expression or absent")
-            try:
-                re.compile(self.entity)
-            except re.error as exc:
-                raise ContractError(f"entity is not a valid regular expression: {exc}") from None
+            # compiled here so a pattern RE2 cannot run is refused with its reason
+            self.__dict__["entity_pattern"] = EntityPattern(self.entity)
 
     # cached_property writes to __dict__, which a frozen dataclass still has.
     @cached_property
@@ -266,8 +263,9 @@ class Contract:
         return self.gains[grade]
 
     @cached_property
-    def entity_pattern(self) -> re.Pattern[str] | None:
-        return re.compile(self.entity) if self.entity else None
+    def entity_pattern(self) -> EntityPattern | None:
+        """The ``entity`` pattern, compiled for RE2 (`judgepool.core.entity_pattern`)."""
+        return EntityPattern(self.entity) if self.entity else None
 
     def entity_of(self, doc_id: str) -> str:
         """The judged entity a run's document ID stands for.
@@ -277,12 +275,7 @@ class Contract:
         pattern does not match is its own entity.
         """
         pattern = self.entity_pattern
-        if pattern is None:
-            return doc_id
-        match = pattern.match(doc_id)
-        if match is None:
-            return doc_id
-        return match.group(1) if pattern.groups else match.group(0)
+        return doc_id if pattern is None else pattern.entity_of(doc_id)
 
     def with_changes(self, **changes: Any) -> Contract:
         """A copy with some parameters changed (validated like any contract)."""

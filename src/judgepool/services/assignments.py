@@ -19,7 +19,7 @@ from judgepool.core.errors import InputError
 from judgepool.display import literal, quoted
 from judgepool.formats.id_list import read_id_list
 from judgepool.services.closest import closest
-from judgepool.services.entry_checks import check_annotator_name, storable_path
+from judgepool.services.entry_checks import annotator_names, storable_path
 from judgepool.store import assignments as store
 from judgepool.store import holdings
 from judgepool.store.assignments import StoredAssignment
@@ -84,8 +84,7 @@ def assign(
     workspace's current assignment."""
     if by not in UNITS:
         raise InputError(f"assign by 'item' or 'query', not {quoted(by)}")
-    for name in annotators:
-        check_annotator_name(name)
+    annotators = annotator_names(ws, annotators)
     if per_annotator is not None and per_annotator < 1:
         raise InputError(f"--per-annotator must be 1 or more, got {per_annotator}")
     items = store.pooled_items(ws)

@@ -6,13 +6,24 @@ The grammar itself is `judgepool.core.tokens`; this module adds what the
 workspace knows: whether it holds a query, a document or an annotator (and
 which known ones are closest when it does not), and which provenance a user
 may claim. Every value is named in messages through `judgepool.display.quoted`.
+
+An annotator name entering the workspace goes through `annotator_name`: a
+name it already holds is used as stored (names stored before these rules
+stay usable); a new one is stored in Unicode's NFC (``é`` typed as e and a
+combining accent is the same name as ``é``), at most `MAX_ANNOTATOR_NAME`
+characters, and refused when it looks like a name the workspace holds
+(`judgepool.core.confusables`: ``alicе`` with a Cyrillic ``е`` next to
+``alice``).
 """
 
 from __future__ import annotations
 
+import unicodedata
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Final
 
+from judgepool.core.confusables import confusable, lookalike_characters
 from judgepool.core.errors import InputError
 from judgepool.core.tokens import RESERVED_PREFIXES, id_problem, name_problem, reserved_name
 from judgepool.display import quoted
@@ -23,6 +34,11 @@ from judgepool.store.workspace import Workspace
 
 HUMAN_SOURCE: Final = "human"
 MODEL_PREFIX: Final = "model:"
+# The longest new annotator name, in characters (after NFC). Names are shown
+# whole in the app's tables and lines (agreement pairs, progress, the grade
+# screen's info line) and stored on every ledger event: 64 holds any real name
+# or handle (an e-mail address's local part is at most 64 by RFC 5321).
+MAX_ANNOTATOR_NAME: Final = 64
 
 
 def check_id(kind: IdKind, value: str) -> None:
@@ -51,6 +67,64 @@ def check_annotator_name(value: str) -> None:
             f"annotator name {quoted(value)} cannot be used: names starting with {prefixes} "
             "are reserved for where judgments come from; choose another name"
         )
+
+
+def annotator_name(ws: Workspace, value: str) -> str:
+    """The name to record for ``value`` given as an annotator: the name the
+    workspace holds for it, or ``value`` in NFC when it is new. A new name is
+    refused when it is too long or looks like one the workspace holds."""
+    check_annotator_name(value)
+    known = known_annotator_name(ws, value)
+    if known is not None:
+        return known
+    name = unicodedata.normalize("NFC", value)
+    if len(name) > MAX_ANNOTATOR_NAME:
+        raise InputError(
+            f"annotator name {quoted(name[:MAX_ANNOTATOR_NAME])}… cannot be used: it is "
+            f"{len(name)} characters long, and names are at most {MAX_ANNOTATOR_NAME}"
+        )
+    for existing in holdings.annotator_names(ws.conn):
+        if confusable(name, existing):
+            shown = lookalike_characters(name)
+            holding = f" (it holds {', '.join(shown)})" if shown else ""
+            raise InputError(
+                f"annotator name {quoted(name)} cannot be used: it looks like the "
+                f"annotator {quoted(existing)} the workspace already has{holding}; "
+                f"use {quoted(existing)}, or choose a name that looks different"
+            )
+    return name
+
+
+def annotator_names(ws: Workspace, values: Sequence[str]) -> list[str]:
+    """`annotator_name` of each of ``values``, which must not look like one
+    another either (two new names given together)."""
+    names = [annotator_name(ws, value) for value in values]
+    for index, name in enumerate(names):
+        for other in names[:index]:
+            if confusable(name, other):
+                raise InputError(
+                    f"annotator names {quoted(other)} and {quoted(name)} look alike; "
+                    "choose names that look different"
+                )
+    return names
+
+
+def known_annotator_name(ws: Workspace, value: str) -> str | None:
+    """The name the workspace holds for ``value``: itself, or the same name in
+    another Unicode normal form (NFC and NFD write ``é`` differently); None
+    when it holds neither."""
+    if not storable(value):
+        return None
+    conn = ws.conn
+    if holdings.holds_annotator(conn, value):
+        return value
+    name = unicodedata.normalize("NFC", value)
+    if name != value and holdings.holds_annotator(conn, name):
+        return name
+    for existing in holdings.annotator_names(conn):
+        if unicodedata.normalize("NFC", existing) == name:
+            return existing
+    return None
 
 
 def check_user_source(source: str) -> None:

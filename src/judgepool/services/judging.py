@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from judgepool.core.errors import InputError
 from judgepool.display import quoted
 from judgepool.services.entry_checks import (
-    check_annotator_name,
+    annotator_name,
     check_id,
     check_known_annotator,
     check_known_item,
@@ -65,7 +65,7 @@ def judge(
     _check_grade(ws, grade, unsure)
     check_id("query", query_id)
     check_id("document", doc_id)
-    check_annotator_name(annotator)
+    annotator = annotator_name(ws, annotator)
     check_user_source(source)
     if note is not None:
         check_text("note", note)

@@ -23,7 +23,7 @@ from judgepool.display import literal, quoted
 from judgepool.formats.trec import qrels_digest, read_qrels_rows
 from judgepool.services.entry_checks import (
     MODEL_PREFIX,
-    check_annotator_name,
+    annotator_name,
     check_known_annotator,
     check_user_source,
 )
@@ -97,7 +97,7 @@ def import_qrels(
     else:
         check_user_source(source)
     if annotator is not None:
-        check_annotator_name(annotator)
+        annotator = annotator_name(ws, annotator)
     who = annotator if annotator is not None else source
     refuse_workspace_file(path)  # reading it would drop this process's locks
     grades = read_qrels_rows(

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from judgepool.core.errors import InputError
 from judgepool.core.roles import ROLES, Role, check_role, effective_role
 from judgepool.display import quoted
-from judgepool.services.entry_checks import check_annotator_name
+from judgepool.services.entry_checks import annotator_name
 from judgepool.store import ledger
 from judgepool.store.workspace import Workspace
 
@@ -49,7 +49,7 @@ class RoleChange:
 def set_role(ws: Workspace, name: str, role: str) -> RoleChange:
     """Record ``role`` for ``name`` (added as an annotator if new), in one
     transaction."""
-    check_annotator_name(name)
+    name = annotator_name(ws, name)
     chosen = parse_role(role)
     with ws.write() as conn:
         before = ledger.stored_role(conn, name)

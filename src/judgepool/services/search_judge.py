@@ -13,7 +13,7 @@ from typing import Final
 from judgepool.core.errors import InputError
 from judgepool.core.readable import readable
 from judgepool.display import quoted
-from judgepool.services.entry_checks import check_annotator_name, check_id, check_known_item
+from judgepool.services.entry_checks import annotator_name, check_id, check_known_item
 from judgepool.services.text_parts import text_part
 from judgepool.store.pool_finds import add_find, pooled_query_docs
 from judgepool.store.search import DEFAULT_LIMIT, search_documents
@@ -70,7 +70,7 @@ def add_found_document(
     with source ``search``; True when it was not pooled for the query before."""
     check_id("query", query_id)
     check_id("document", doc_id)
-    check_annotator_name(annotator)
+    annotator = annotator_name(ws, annotator)
     check_known_item(ws, query_id, doc_id)
     if not words.strip():
         raise InputError(f"say which words found document {quoted(doc_id)}")

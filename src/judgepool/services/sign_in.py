@@ -8,12 +8,24 @@ together in any `WINDOW_SECONDS`; past that every sign-in of that name (or
 every sign-in) is refused, even with the right token, until the window has
 moved on. The log is in the workspace because each browser session is a
 process of its own: a limit kept in memory would reset with every new tab.
+
+Counting and recording are one write transaction (`Workspace.write`, BEGIN
+IMMEDIATE): eight sessions failing at the same instant are decided one after
+another, so at most `MAX_FAILURES_PER_NAME` of them are checked and the rest
+refused as rate limited. The token is checked (scrypt, tens of milliseconds)
+before the transaction, so the write lock is not held meanwhile; inside it
+the limit decides, and a token revoked in between does not sign in. A
+refusal while limited is logged but not counted, and the log is pruned as it
+is written: kept are the latest `KEPT_FAILURES` rows (what ``annotators WS
+sign-ins`` lists) and every failure of the window (what the limit counts; at
+most `MAX_FAILURES_ALL`, since the next is refused before it is checked).
 """
 
 from __future__ import annotations
 
 import logging
 import time
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
@@ -22,16 +34,19 @@ from judgepool.core import sign_in_tokens
 from judgepool.core.errors import PolicyError
 from judgepool.core.roles import DEFAULT_ROLE
 from judgepool.display import quoted
-from judgepool.services.entry_checks import check_annotator_name, storable
+from judgepool.services.entry_checks import annotator_name, known_annotator_name, storable
 from judgepool.services.roles import parse_role
 from judgepool.store import ledger
 from judgepool.store import sign_in as stored
-from judgepool.store.sign_in import SignInFailure
+from judgepool.store.sign_in import SignInFailure, WindowFailures
 from judgepool.store.workspace import Workspace
 
 WINDOW_SECONDS: Final = 300.0
 MAX_FAILURES_PER_NAME: Final = 5
 MAX_FAILURES_ALL: Final = 30
+# How many of the latest failed sign-ins the log keeps (older ones outside
+# the window are pruned): `annotators WS sign-ins --limit` lists up to this.
+KEPT_FAILURES: Final = 1000
 # The log lines of refused sign-ins (also kept in the workspace).
 log = logging.getLogger("judgepool.sign_in")
 # A salt for the hash computed when a name has no token, so an unknown name
@@ -59,7 +74,7 @@ def add_annotator(ws: Workspace, name: str, *, role: str = DEFAULT_ROLE) -> str:
     The token is returned once and never stored (its salted hash is). A name
     with an active token is refused (revoke it first), so a token is never
     replaced by mistake; a revoked one gets a new token."""
-    check_annotator_name(name)
+    name = annotator_name(ws, name)
     chosen = parse_role(role)
     token = sign_in_tokens.new_token()
     salt = sign_in_tokens.new_salt()
@@ -102,45 +117,50 @@ def sign_in(
 ) -> SignInResult:
     """Check ``name`` and ``token``; log and count a failure. Never raises for
     a wrong name or token: the result says why it was refused."""
-    at = clock()
-    since = at - WINDOW_SECONDS
-    conn = ws.conn
-    limited = _rate_limited(ws, name if storable(name) else "", since, at)
-    if limited is not None:
-        _log(ws, name, at, "rate limited")
-        return limited
-    found = stored.stored_token(conn, name) if storable(name) else None
+    if storable(name):
+        # the name as the workspace holds it (typed in another normal form, too)
+        name = known_annotator_name(ws, name) or unicodedata.normalize("NFC", name)
+    key = name if storable(name) else ""  # what the limit counts under
+    found = stored.stored_token(ws.conn, key) if key else None
+    matched = False
     if found is None or found.revoked_at is not None:
         # the same work as a wrong token, so the time taken does not tell names apart
         sign_in_tokens.token_matches(token, _NO_SALT, bytes(32))
         reason = "revoked token" if found is not None else "no such annotator with a token"
-    elif sign_in_tokens.token_matches(token, found.salt, found.hash):
-        return SignInResult(name)
     else:
+        matched = sign_in_tokens.token_matches(token, found.salt, found.hash)
         reason = "wrong token"
-    _log(ws, name, at, reason)
+    shown = name if key else name.encode("utf-8", "backslashreplace").decode()
+    with ws.write() as conn:
+        at = clock()
+        limited = _rate_limited(stored.window_failures(conn, at - WINDOW_SECONDS, key), key, at)
+        if limited is None and matched and stored.stored_token(conn, key) == found:
+            return SignInResult(name)
+        if limited is None and matched:
+            reason = "revoked token"  # revoked or replaced while it was checked
+        logged = stored.RATE_LIMITED if limited is not None else reason
+        stored.log_failure(conn, shown, at, logged)
+        stored.prune_failures(conn, KEPT_FAILURES, at - WINDOW_SECONDS)
+    log.warning("failed sign-in for %r: %s", shown, logged)
+    if limited is not None:
+        return limited
     # the person signing in is not told which of name or token was wrong
     return SignInResult(None, "that name and token do not match; check both and try again")
 
 
-def _rate_limited(ws: Workspace, name: str, since: float, at: float) -> SignInResult | None:
-    conn = ws.conn
-    for who, limit in ((name, MAX_FAILURES_PER_NAME), (None, MAX_FAILURES_ALL)):
-        if stored.failures_since(conn, since, who) < limit:
+def _rate_limited(failures: WindowFailures, name: str, at: float) -> SignInResult | None:
+    """The refusal when ``name`` (or the whole workspace) has failed too often
+    in the window before ``at``, or None."""
+    for count, oldest, limit, whom in (
+        (failures.of_name, failures.oldest_of_name, MAX_FAILURES_PER_NAME, f"for {quoted(name)}"),
+        (failures.of_all, failures.oldest_of_all, MAX_FAILURES_ALL, "on this workspace"),
+    ):
+        if count < limit:
             continue
-        oldest = stored.oldest_failure_since(conn, since, who) or at
-        wait = max(1.0, oldest + WINDOW_SECONDS - at)
-        whom = f"for {quoted(name)}" if who is not None else "on this workspace"
+        wait = max(1.0, (oldest or at) + WINDOW_SECONDS - at)
         return SignInResult(
             None,
             f"too many failed sign-ins {whom}; try again in {wait:.0f} s",
             retry_after=wait,
         )
     return None
-
-
-def _log(ws: Workspace, name: str, at: float, reason: str) -> None:
-    shown = name if storable(name) else name.encode("utf-8", "backslashreplace").decode()
-    log.warning("failed sign-in for %r: %s", shown, reason)
-    with ws.write() as conn:
-        stored.log_failure(conn, shown, at, reason)

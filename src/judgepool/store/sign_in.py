@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import sqlite3
 from dataclasses import dataclass
+from typing import Final
 
 from judgepool.store.workspace import now
 
@@ -61,6 +62,12 @@ def revoke_token(conn: sqlite3.Connection, name: str) -> bool:
     return done.rowcount > 0
 
 
+# What a sign-in refused while the limit held is logged as: listed, never
+# counted, so a lock-out ends when the window moves past the failures that
+# caused it (as the refusal says), however often someone tries meanwhile.
+RATE_LIMITED: Final = "rate limited"
+
+
 def log_failure(conn: sqlite3.Connection, name: str, at: float, reason: str) -> None:
     """Log one failed sign-in for ``name`` at ``at`` (seconds since the epoch)."""
     conn.execute(
@@ -69,29 +76,38 @@ def log_failure(conn: sqlite3.Connection, name: str, at: float, reason: str) -> 
     )
 
 
-def failures_since(conn: sqlite3.Connection, since: float, name: str | None = None) -> int:
-    """How many sign-ins failed since ``since``, for ``name`` or for any name."""
-    if name is None:
-        row = conn.execute("SELECT COUNT(*) FROM sign_in_failures WHERE at >= ?", (since,))
-    else:
-        row = conn.execute(
-            "SELECT COUNT(*) FROM sign_in_failures WHERE at >= ? AND name = ?", (since, name)
-        )
-    return int(row.fetchone()[0])
+@dataclass(frozen=True)
+class WindowFailures:
+    """The failed sign-ins the limit counts since some time: for one name, and
+    for all names, each with the time of the oldest (None when there is none)."""
+
+    of_name: int
+    oldest_of_name: float | None
+    of_all: int
+    oldest_of_all: float | None
 
 
-def oldest_failure_since(
-    conn: sqlite3.Connection, since: float, name: str | None = None
-) -> float | None:
-    """The time of the oldest failure since ``since`` (for ``name``, or any)."""
-    if name is None:
-        row = conn.execute("SELECT MIN(at) FROM sign_in_failures WHERE at >= ?", (since,))
-    else:
-        row = conn.execute(
-            "SELECT MIN(at) FROM sign_in_failures WHERE at >= ? AND name = ?", (since, name)
-        )
-    value = row.fetchone()[0]
-    return None if value is None else float(value)
+def window_failures(conn: sqlite3.Connection, since: float, name: str) -> WindowFailures:
+    """What the limit counts since ``since`` (a refusal while limited is not counted)."""
+    row = conn.execute(
+        "SELECT COUNT(CASE WHEN name = ? THEN 1 END), MIN(CASE WHEN name = ? THEN at END), "
+        "COUNT(*), MIN(at) FROM sign_in_failures WHERE at >= ? AND reason != ?",
+        (name, name, since, RATE_LIMITED),
+    ).fetchone()
+    return WindowFailures(int(row[0]), row[1], int(row[2]), row[3])
+
+
+def prune_failures(conn: sqlite3.Connection, keep_latest: int, counted_since: float) -> int:
+    """Delete the log's older rows: kept are the latest ``keep_latest`` (what
+    ``annotators WS sign-ins`` lists) and every failure the limit still counts
+    (since ``counted_since``). How many rows went."""
+    done = conn.execute(
+        "DELETE FROM sign_in_failures WHERE id <= "
+        "(SELECT id FROM sign_in_failures ORDER BY id DESC LIMIT 1 OFFSET ?) "
+        "AND NOT (at >= ? AND reason != ?)",
+        (keep_latest, counted_since, RATE_LIMITED),
+    )
+    return done.rowcount
 
 
 def recent_failures(conn: sqlite3.Connection, limit: int) -> list[SignInFailure]:

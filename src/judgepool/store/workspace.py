@@ -209,10 +209,20 @@ class Workspace:
         return {grade: stored.get(str(grade), fallback[grade]) for grade in self.scale.grades}
 
     def default_contract(self) -> Contract:
+        """The contract saved as the default; `ContractError` naming the workspace
+        when it cannot be used (an entity pattern saved before patterns ran in
+        RE2, which RE2 refuses)."""
         data = self.setting("default_contract")
         if data is None:
             return Contract(scale=self.scale)
-        return Contract.from_dict(data)
+        try:
+            return Contract.from_dict(data)
+        except ContractError as exc:
+            raise ContractError(
+                f"the workspace's default contract cannot be used: {exc}. "
+                "Open the app on it (it starts under the plain contract), change the "
+                "contract there with c and save it with ctrl+o"
+            ) from None
 
     def set_default_contract(self, contract: Contract) -> None:
         if contract.scale != self.scale:

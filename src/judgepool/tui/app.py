@@ -61,12 +61,13 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
+from textual.driver import Driver
 from textual.reactive import var
 from textual.screen import ModalScreen, Screen
 from textual.signal import Signal
 
 from judgepool.core.contract import Contract
-from judgepool.core.errors import JudgepoolError
+from judgepool.core.errors import ContractError, JudgepoolError
 from judgepool.core.roles import Reach
 from judgepool.services import adjudication, app_queries, judging
 from judgepool.services.settings import blind_grading
@@ -205,12 +206,32 @@ class JudgepoolApp(App[None]):
         # The app's one connection for its main thread (the grade screen reads
         # and writes on it); given by the caller when it read the plan on it.
         self.readers = ReadConnections(self.workspace)
-        self.set_reactive(JudgepoolApp.contract, self.ws.default_contract())
+        # A saved default RE2 cannot run (saved when patterns ran in Python's
+        # re) would keep the app from opening, where it is changed: the plain
+        # contract instead, said once grading opens.
+        self._contract_refused: str | None = None
+        try:
+            default = self.ws.default_contract()
+        except ContractError as exc:
+            default, self._contract_refused = Contract(scale=self.ws.scale), str(exc)
+        self.set_reactive(JudgepoolApp.contract, default)
         self.grade_saved_signal: Signal[GradeSaved] = Signal(self, "grade-saved")
         self.quitting = False
         self.blind = blind_grading(self.ws)
         self.live = LiveRefresh(self)
         self._quit_asked = -math.inf  # when q last asked about a waiting note
+
+    def get_driver_class(self) -> type[Driver]:
+        """Textual's choice, except under textual-serve: there the served
+        session's driver, which ends the process when the page goes."""
+        chosen = super().get_driver_class()
+        from textual.drivers.web_driver import WebDriver
+
+        if chosen is WebDriver:
+            from judgepool.tui.served_driver import ServedDriver
+
+            return ServedDriver
+        return chosen
 
     @property
     def workspace_label(self) -> str:
@@ -221,7 +242,7 @@ class JudgepoolApp(App[None]):
 
     def on_mount(self) -> None:
         if self.signing_in:
-            self.push_screen(SignInScreen(self.ws, self.workspace_label), self._signed_in)
+            self.push_screen(SignInScreen(self.ws), self._signed_in)
             return
         self._open_grading()
 
@@ -284,6 +305,14 @@ class JudgepoolApp(App[None]):
         self.install_screen(GradeScreen(self.session), "grade")
         self.push_screen("grade")
         self.live.start()
+        if self._contract_refused is not None:
+            self.notify(
+                self._contract_refused,
+                title="Scoring under the plain contract",
+                severity="warning",
+                timeout=30,
+                markup=False,
+            )
         if self.ws.read_only:
             self.notify(
                 f"{WorkspaceReadOnly(self.workspace).reason}: you can read, audit and score, "

@@ -22,8 +22,8 @@ only over per-query values and small sets of rows, one module per step:
   and lets every judged (query, document) pair find its lines by binary
   search. An ID's hash is a function of its own bytes only (see
   `keys.StringHasher`): the run's and the judgments' IDs, hashed apart, meet.
-  An ``entity`` pattern is applied with Python's ``re`` to the distinct
-  document IDs only.
+  An ``entity`` pattern is applied to the distinct document IDs only, all at
+  once, by Arrow's RE2 kernel (`judgepool.core.entity_pattern`).
 - `matching` and `duplicates`: every match the hashes propose is verified
   exactly, so a hash collision costs time, never correctness. Whatever the
   hashes say, an "unjudged" document of the top k is checked exactly against

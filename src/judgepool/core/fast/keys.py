@@ -283,19 +283,19 @@ def _start_keys(
     if contract.entity_pattern is None:
         hasher = StringHasher(run.doc_ids)
     else:
-        # the pattern runs in Python, once per distinct document ID
+        # the pattern runs once per distinct document ID, in Arrow's RE2
+        # kernel (what `Contract.entity_of` gives, for all of them at once)
         encoded = pc.dictionary_encode(run.doc_ids)
         doc_codes = numpy_of(encoded.indices).astype(np.int64)
-        entity_index = {}
-        code_of_unique = np.fromiter(
-            (
-                entity_index.setdefault(contract.entity_of(doc), len(entity_index))
-                for doc in encoded.dictionary.to_pylist()
-            ),
-            dtype=np.int64,
-            count=len(encoded.dictionary),
+        pattern, replacement = contract.entity_pattern.arrow_rewrite()
+        entities = pc.replace_substring_regex(
+            encoded.dictionary, pattern, replacement, max_replacements=1
         )
-        entity_names = list(entity_index)
+        # codes in the order entities first appear, as the distinct IDs are
+        by_entity = pc.dictionary_encode(entities)
+        code_of_unique = numpy_of(by_entity.indices).astype(np.int64)
+        entity_names = by_entity.dictionary.to_pylist()
+        entity_index = {name: code for code, name in enumerate(entity_names)}
         entity_codes = code_of_unique[doc_codes] if size else EMPTY_INTS
 
     equal_in_part: dict[int, IntArray] = {}  # each part's equal neighbours, by its first row

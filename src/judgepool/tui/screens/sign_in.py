@@ -7,6 +7,11 @@ from here: the app refuses its own actions until someone has signed in
 screen with the name; a refusal says why (never which of the two was wrong)
 and the fields stay disabled for `FAILURE_PAUSE` seconds, on top of the
 workspace-wide limit of `judgepool.services.sign_in`.
+
+Before sign-in the screen shows only what anyone who reaches the server may
+see: no workspace file name or path (a file name can say whose study it is,
+a path who runs the server and how), not even in a refusal. The grade
+screen names the workspace once someone has signed in.
 """
 
 from __future__ import annotations
@@ -59,14 +64,13 @@ class SignInScreen(Screen[str]):
     }
     """
 
-    def __init__(self, ws: Workspace, workspace_label: str) -> None:
+    def __init__(self, ws: Workspace) -> None:
         super().__init__()
         self.ws = ws
-        self.workspace_label = workspace_label
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static(Text(f"judgepool · {self.workspace_label} · sign in"), id="sign-in-title")
+            yield Static("judgepool · sign in", id="sign-in-title")
             yield Label("Name")
             yield Input(id="sign-in-name", placeholder="your annotator name")
             yield Label("Token")
@@ -101,8 +105,12 @@ class SignInScreen(Screen[str]):
         try:
             result = sign_in.sign_in(self.ws, name, token)
         except JudgepoolError as exc:
-            # the failure could not be logged (a read-only or busy workspace): refused
-            result = sign_in.SignInResult(None, f"cannot sign in now: {exc}")
+            # the attempt could not be recorded (a read-only or busy workspace):
+            # refused, in words that name no file (the server's log has the error)
+            sign_in.log.warning("sign-in not recorded: %s", exc)
+            result = sign_in.SignInResult(
+                None, "cannot sign in now: the workspace could not record it; try again soon"
+            )
         if result.name is not None:
             self.dismiss(result.name)
             return
