@@ -30,6 +30,7 @@ from judgepool.services.qrels import import_qrels
 from judgepool.services.workspace import init_workspace
 from judgepool.tui.app import JudgepoolApp
 from judgepool.tui.screens.grade import GradeScreen
+from judgepool.tui.widgets import grade_clock
 from tests.tui.pilot_support import wait_until
 
 SAMPLE_DATA = Path(__file__).resolve().parents[2] / "sample_data"
@@ -68,6 +69,14 @@ def build_workspace(
                 import_run(ws, run, name=f"{name}/{default_run_name(run)}")
         pool(ws, depth=depth)
     return path
+
+
+@pytest.fixture
+def still_clock(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The grade screen's clock held at one instant, for pictures that must not
+    depend on how fast the screen drew: the time on a document reads 0 s, a
+    grade records 0 s, and so there is no rate."""
+    monkeypatch.setattr(grade_clock, "now", lambda: 1000.0)
 
 
 @pytest.fixture

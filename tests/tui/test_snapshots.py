@@ -23,6 +23,8 @@ from tests.tui.conftest import wait_ready
 from tests.tui.pilot_support import wait_until
 from tests.tui.test_adjudication_screen import NARRATIVE, WHEN, _team
 
+# the clock on the grade screen stands still: the pictures do not depend on timing
+pytestmark = pytest.mark.usefixtures("still_clock")
 SIZE = (120, 40)
 SnapCompare = Callable[..., bool]
 
@@ -30,7 +32,8 @@ SnapCompare = Callable[..., bool]
 def test_grade_screen(teaching_ws: Path, snap_compare: SnapCompare) -> None:
     """The teaching query and its first unjudged document (of three pooled), the
     0..3 scale with TREC DL's labels, both progress bars at 0 of 3, the
-    annotator's name on the top line and the keys in the footer."""
+    annotator's name on the top line, the clock (held still) at the end of the
+    status line and the keys in the footer."""
 
     async def ready(pilot: Pilot[Any]) -> None:
         await wait_ready(pilot)

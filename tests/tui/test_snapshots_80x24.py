@@ -15,20 +15,26 @@ from typing import Any
 import pytest
 from textual.pilot import Pilot
 
+from judgepool.services.guidelines import set_guidelines
+from judgepool.services.judging import judge
+from judgepool.services.workspace import open_workspace
 from judgepool.store import ledger
 from judgepool.tui.app import create_app
 from tests.tui.conftest import wait_ready
-from tests.tui.pilot_support import wait_until
+from tests.tui.pilot_support import screen_text, wait_until
 from tests.tui.review_support import build_review_workspace, review_app, settle
 from tests.tui.test_adjudication_screen import _team
 
+# the clock on the grade screen stands still: the pictures do not depend on timing
+pytestmark = pytest.mark.usefixtures("still_clock")
 SIZE = (80, 24)
 SnapCompare = Callable[..., bool]
 
 
 def test_grade_screen_80x24(teaching_ws: Path, snap_compare: SnapCompare) -> None:
     """The teaching query's first document, the scale on two lines, both bars
-    at 0 %, and ? help and q quit first in the footer."""
+    at 0 %, the clock (held still) after the status, and ? help and q quit
+    first in the footer."""
 
     async def ready(pilot: Pilot[Any]) -> None:
         await wait_ready(pilot)
@@ -99,5 +105,53 @@ def test_all_holes_80x24(two_queries_ws: Path, snap_compare: SnapCompare) -> Non
         for key in ("a", "H"):
             await pilot.press(key)
             await settle(pilot)
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=show)
+
+
+GUIDE = """# How we grade
+
+Read the query, then the whole passage. Grade **3** only when the passage
+answers the query outright; **2** when it answers part of it.
+
+| grade | example for "brew green tea" |
+|---|---|
+| 3 | steep for two minutes at 80 C |
+| 0 | a history of tea in China |
+
+Mark a passage *unsure* (u) rather than guess, and say why in a note (e).
+"""
+
+
+def test_guidelines_80x24(teaching_ws: Path, snap_compare: SnapCompare) -> None:
+    """The guidelines on first open: why they are shown, every grade with its
+    label, then the Markdown (a heading, emphasis, a table), and the keys."""
+    with open_workspace(teaching_ws) as ws:
+        set_guidelines(ws, GUIDE)
+    app = create_app(teaching_ws, "alice")
+
+    async def show(pilot: Pilot[Any]) -> None:
+        await wait_ready(pilot)
+        await wait_until(pilot, lambda: app.screen.id != "grade", "the guidelines")
+        await wait_until(pilot, lambda: "unsure (u)" in screen_text(app), "their text")
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=show)
+
+
+def test_own_items_80x24(two_queries_ws: Path, snap_compare: SnapCompare) -> None:
+    """The annotator's unsure and noted items (m): the counts, then per item
+    their state, the query and the document with the start of their text,
+    and the note; the highlighted one spelt out below."""
+    with open_workspace(two_queries_ws) as ws:
+        judge(ws, "teach", "A", None, annotator="alice", unsure=True)
+        judge(ws, "teach", "B", 2, annotator="alice", note="about tea, not about brewing it")
+        judge(ws, "teach", "C", 0, annotator="bob", note="bob's note: never listed for alice")
+    app = create_app(two_queries_ws, "alice")
+
+    async def show(pilot: Pilot[Any]) -> None:
+        await wait_ready(pilot)
+        await pilot.press("m")
+        await wait_until(pilot, lambda: "to go back to" in screen_text(app), "the list")
+        await pilot.pause()
 
     assert snap_compare(app, terminal_size=SIZE, run_before=show)

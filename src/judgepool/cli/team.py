@@ -1,6 +1,6 @@
 """The commands of grading as a team: ``assign`` (personal queues),
 ``progress`` (per annotator), ``undo`` (take back an annotator's latest grade)
-and ``settings`` (blind grading).
+and ``settings`` (blind grading, the grading guidelines).
 
 Each opens the workspace, calls one use case of `judgepool.services` and
 prints a short report; names and IDs are printed through
@@ -10,6 +10,7 @@ prints a short report; names and IDs are printed through
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -21,10 +22,11 @@ from judgepool.cli.params import AsciiInteger, name_list
 from judgepool.display import literal
 
 if TYPE_CHECKING:
-    from judgepool.services import assignments, settings, undo
+    from judgepool.services import assignments, guidelines, settings, undo
     from judgepool.services import workspace as workspaces
 else:
     assignments = LazyModule("judgepool.services.assignments")
+    guidelines = LazyModule("judgepool.services.guidelines")
     settings = LazyModule("judgepool.services.settings")
     undo = LazyModule("judgepool.services.undo")
     workspaces = LazyModule("judgepool.services.workspace")
@@ -211,14 +213,85 @@ def undo_command(workspace: str, annotator: str) -> None:
     help="on: annotators grading never see another's grade or note, nor a run, rank or "
     "score (the default); off: open grading. Adjudicators always see everything.",
 )
-def settings_command(workspace: str, blind: str | None) -> None:
-    """Show WORKSPACE's settings; --blind changes whether grading is blind."""
-    with workspaces.open_workspace(workspace, to_write=blind is not None) as ws:
+@click.option(
+    "--guidelines",
+    "guidelines_file",
+    default=None,
+    metavar="FILE.md",
+    help="Keep the team's grading guidelines (Markdown, UTF-8; - reads standard input). "
+    "The app shows them to each annotator when they first open it, again after they "
+    "change, and on the key i.",
+)
+@click.option(
+    "--clear-guidelines",
+    is_flag=True,
+    default=False,
+    help="Remove the guidelines.",
+)
+def settings_command(
+    workspace: str, blind: str | None, guidelines_file: str | None, clear_guidelines: bool
+) -> None:
+    """Show WORKSPACE's settings; --blind changes whether grading is blind,
+    --guidelines and --clear-guidelines the grading guidelines.
+
+    The guidelines are kept with their digest (SHA-256 of the text); the
+    settings list it with their first line and who was shown this text.
+
+    \b
+    Example:
+      judgepool settings team.sqlite --blind on --guidelines grading-guide.md
+    """
+    if guidelines_file is not None and clear_guidelines:
+        raise click.UsageError("--guidelines and --clear-guidelines exclude each other")
+    text = None
+    if guidelines_file == "-":
+        text = guidelines.parse_guidelines(sys.stdin.buffer.read(), "<stdin>")
+    elif guidelines_file is not None:
+        text = guidelines.read_guidelines(guidelines_file)
+    changing = blind is not None or text is not None or clear_guidelines
+    with workspaces.open_workspace(workspace, to_write=changing) as ws:
         if blind is not None:
             settings.set_blind_grading(ws, blind == "on")
+        if text is not None:
+            change = guidelines.set_guidelines(ws, text)
+            click.echo(_guidelines_change(change, guidelines_file or ""))
+        if clear_guidelines:
+            removed = guidelines.clear_guidelines(ws)
+            click.echo(
+                "the workspace had no guidelines"
+                if removed is None
+                else f"removed the guidelines (sha256 {removed.digest})"
+            )
         shown = settings.workspace_settings(ws)
     click.echo(f"blind grading: {'on' if shown['blind'] else 'off'}")
     labels = ", ".join(f"{grade} {literal(label)}" for grade, label in shown["labels"].items())
     click.echo(f"scale: {shown['scale']} ({labels})")
     click.echo(f"consensus: {shown['consensus']}")
     click.echo(f"contract: {literal(shown['contract'])}")
+    kept = shown["guidelines"]
+    if kept is None:
+        click.echo("guidelines: none (judgepool settings WS --guidelines FILE.md)")
+        return
+    click.echo(
+        f"guidelines: sha256 {kept['digest']}, {_lines(kept['lines'])}, set {kept['set_at']}"
+    )
+    click.echo(f"  first line: {literal(kept['first_line'])}")
+    seen = ", ".join(literal(name) for name in kept["seen_by"]) or "nobody yet"
+    click.echo(f"  shown to: {seen}")
+
+
+def _guidelines_change(change: guidelines.GuidelinesChange, source: str) -> str:
+    """What storing the guidelines did, in one line."""
+    where = "standard input" if source == "-" else literal(source)
+    kept = change.guidelines
+    if not change.changed:
+        return f"the guidelines from {where} are the ones kept already: nothing changed"
+    was = "" if change.replaced is None else f", replacing sha256 {change.replaced}"
+    return (
+        f"stored the guidelines from {where} ({_lines(kept.lines)}, sha256 {kept.digest}{was}); "
+        "each annotator is shown them when they next open the app"
+    )
+
+
+def _lines(count: int) -> str:
+    return f"{count:,} line{'s' if count != 1 else ''}"

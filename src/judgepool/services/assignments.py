@@ -158,6 +158,12 @@ class Progress:
         }
 
 
+def grades_per_hour(timed_grades: int, seconds: float) -> float | None:
+    """The rate of ``progress`` and of the app's grade screen: grades per hour of
+    the time the app recorded for them (None: no time recorded)."""
+    return timed_grades * 3600.0 / seconds if seconds > 0 else None
+
+
 def progress(ws: Workspace) -> list[Progress]:
     """Every annotator's progress against the current assignment, by name.
     ``remaining``: assigned items they hold no grade of (unsure ones included)."""
@@ -169,7 +175,7 @@ def progress(ws: Workspace) -> list[Progress]:
             row.unsure,
             row.remaining,
             row.seconds,
-            row.timed_grades * 3600.0 / row.seconds if row.seconds > 0 else None,
+            grades_per_hour(row.timed_grades, row.seconds),
         )
         for row in store.progress(ws)
     ]

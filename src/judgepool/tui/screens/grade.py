@@ -16,6 +16,10 @@ Keys (also in the footer, on ``?`` and in the palette):
   holes sent from the audit come one after another (`grade_holes`).
 - ``space``/``pgdn``, ``b``/``pgup``, ``home``/``end`` read through a long
   document a bounded part at a time (`judgepool.services.text_parts`).
+- ``i`` the guidelines (`judgepool.tui.dialogs.guidelines`: also on first open
+  and after a change), ``m`` your unsure and noted items (`..dialogs.own_items`);
+  the status line counts grades and unsure marks apart (`..widgets.grade_status`),
+  beside the time on the document and your rate (`..widgets.grade_clock`).
 
 A grade is written by `judgepool.services.judging.judge` in the key's
 handler: one short transaction, committed (and synced) before the handler
@@ -27,14 +31,14 @@ grading blind (the default), another annotator's grade or note.
 
 from __future__ import annotations
 
-import time
+from collections.abc import Callable
 from functools import partial
 from typing import ClassVar, Final
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import BindingType
-from textual.widgets import Footer, Static
+from textual.widgets import Footer
 
 from judgepool.core.errors import JudgepoolError
 from judgepool.core.roles import Reach
@@ -44,7 +48,9 @@ from judgepool.services import judging as services
 from judgepool.services.app_queries import ItemJudgment
 from judgepool.services.text_parts import PartWhere
 from judgepool.services.workspace import StorageError
+from judgepool.tui.dialogs.guidelines import GuidelinesOffer
 from judgepool.tui.dialogs.note import NoteDialog
+from judgepool.tui.dialogs.own_items import OwnItemsDialog
 from judgepool.tui.grading import GradingSession
 from judgepool.tui.hosts import GradingHost, grading_host
 from judgepool.tui.screens.grade_holes import HoleLoop
@@ -52,6 +58,13 @@ from judgepool.tui.screens.grade_keys import GRADE_BINDINGS
 from judgepool.tui.screens.grade_reading import RawTextToggle
 from judgepool.tui.screens.grade_search import SearchAndJudge
 from judgepool.tui.screens.grade_team import GradeTeamActions, undo_line
+from judgepool.tui.widgets.grade_status import (
+    SETTLE_HINT,
+    SessionTally,
+    StatusLine,
+    saved_line,
+    status_line,
+)
 from judgepool.tui.widgets.grading_panels import (
     DocumentView,
     GradeScale,
@@ -79,11 +92,10 @@ class GradeScreen(RawTextToggle, SearchAndJudge, HoleLoop, GradeTeamActions):
     def __init__(self, session: GradingSession) -> None:
         super().__init__(id="grade")
         self.session = session
-        self._history: list[tuple[int, str, str]] = []  # (event, query, doc) of this session
-        self._note_events: set[int] = set()  # those of them that only added a note
+        self._tally = SessionTally()  # the judgment events of this session
         self._pending_notes: dict[tuple[str, str], str] = {}
-        self._shown_at = time.monotonic()
         self._status = Text("")
+        self.guidelines = GuidelinesOffer(self)
 
     @property
     def host(self) -> GradingHost:
@@ -97,13 +109,16 @@ class GradeScreen(RawTextToggle, SearchAndJudge, HoleLoop, GradeTeamActions):
         yield GradeScale(id="grade-scale", markup=False)
         yield GradingProgress(id="grade-progress")
         yield SettleOrder(self.host.readers, id="grade-settle")
-        yield Static(id="grade-status", markup=False)
+        yield StatusLine(id="grade-status", markup=False)
         yield Footer()
 
     def on_mount(self) -> None:
         self.query_one("#grade-query", QueryPanel).border_title = "Query"
         self.query_one("#grade-document", DocumentView).border_title = "Document"
         self._show()
+
+    def on_screen_resume(self) -> None:
+        self.guidelines.check()  # opened, or back from a dialog: the guidelines, if new
 
     @property
     def ready(self) -> bool:
@@ -124,6 +139,7 @@ class GradeScreen(RawTextToggle, SearchAndJudge, HoleLoop, GradeTeamActions):
             document_view.clear(NOTHING_TO_GRADE)
             self.query_one("#grade-scale", GradeScale).show(session.labels, None)
             self.query_one("#grade-progress", GradingProgress).show((0, 0), (0, 0))
+            self.query_one(StatusLine).shown(None)
             self._update_status()
             return
         query_index, doc_index = session.position
@@ -151,20 +167,12 @@ class GradeScreen(RawTextToggle, SearchAndJudge, HoleLoop, GradeTeamActions):
             session.query_progress(), (session.total_judged, session.total)
         )
         self._update_status()
-        if document_view.shown_item != current:  # the time spent on it runs on
-            document_view.shown_item, self._shown_at = current, time.monotonic()
+        self.query_one(StatusLine).shown(current)  # a new document: its time starts now
 
     def _update_status(self) -> None:
-        parts = [self._status] if self._status.plain else []
-        pending = self.session.current
-        if pending is not None and pending in self._pending_notes:
-            parts.append(Text("a note waits for this document's grade", style="italic"))
-        judged = len(self._history) - len(self._note_events)
-        parts.append(Text(f"{judged} judged this session", style="dim"))
-        if not self.query_one(SettleOrder).active:
-            parts.append(Text("t settle order", style="dim"))
-        line = Text(" · ", style="dim").join(parts)
-        self.query_one("#grade-status", Static).update(line, layout=False)
+        waiting = self.session.current in self._pending_notes
+        hint = None if self.query_one(SettleOrder).active else SETTLE_HINT
+        self.query_one(StatusLine).show(status_line(self._status, waiting, self._tally), hint)
 
     def _say(self, *parts: tuple[str, str]) -> None:
         """Set the status line from (text, style) parts; data parts are shown literally."""
@@ -198,7 +206,7 @@ class GradeScreen(RawTextToggle, SearchAndJudge, HoleLoop, GradeTeamActions):
                 annotator=host.annotator,
                 unsure=unsure,
                 note=note,
-                seconds=round(time.monotonic() - self._shown_at, 3) if advance else None,
+                seconds=round(self.query_one(StatusLine).clock.seconds(), 3) if advance else None,
             )
         except (JudgepoolError, StorageError) as exc:
             self._error(f"not saved: {exc}")
@@ -211,18 +219,8 @@ class GradeScreen(RawTextToggle, SearchAndJudge, HoleLoop, GradeTeamActions):
             doc_id,
             ItemJudgment(event.grade, event.unsure, event.id, before.others_graded, before.others),
         )
-        self._history.append((event.id, query_id, doc_id))
-        self._note_events.update([event.id] if not advance else [])  # a note: no judgment
-        if event.unsure:
-            self._say(("saved: unsure", "bold yellow"), (f" for {doc_id}", ""))
-        else:
-            label = session.labels.get(event.grade, "") if event.grade is not None else ""
-            self._say(
-                (f"saved {event.grade}", "bold green"),
-                (f" {label}" if label else "", "green"),
-                (f" for {doc_id}", ""),
-                (" with a note" if note else "", "italic"),
-            )
+        self._tally.add(event.id, (query_id, doc_id), note=not advance, unsure=event.unsure)
+        self._status = saved_line(event.grade, session.labels, doc_id, with_note=bool(note))
         host.grade_saved(query_id, doc_id, event.grade)
         settle = self.query_one(SettleOrder)
         if advance and settle.active:
@@ -249,12 +247,13 @@ class GradeScreen(RawTextToggle, SearchAndJudge, HoleLoop, GradeTeamActions):
 
     def action_undo(self) -> None:
         session = self.session
-        if not self._history:
+        last = self._tally.pop()
+        if last is None:
             self._say(("nothing to undo in this session", "yellow"))
             self._update_status()
             return
         host = self.host
-        event_id, query_id, doc_id = self._history.pop()
+        event_id, (query_id, doc_id) = last
         try:
             undone = app_queries.describe_event(host.ws, event_id)
             services.undo(host.ws, event_id, annotator=host.annotator)
@@ -263,7 +262,6 @@ class GradeScreen(RawTextToggle, SearchAndJudge, HoleLoop, GradeTeamActions):
             self._error(f"cannot undo: {exc}")
             self._update_status()
             return
-        self._note_events.discard(event_id)
         session.record(query_id, doc_id, judgment)
         self._status = undo_line(undone, doc_id, judgment)
         host.grade_saved(query_id, doc_id, judgment.own_grade)
@@ -301,25 +299,22 @@ class GradeScreen(RawTextToggle, SearchAndJudge, HoleLoop, GradeTeamActions):
         self._status = Text("")
         self._show()
 
-    def action_next_document(self) -> None:
+    def _move(self, step: Callable[[int], object], delta: int) -> None:
         self.session.forget_resume()
-        self.session.step(+1)
+        step(delta)
         self._moved()
+
+    def action_next_document(self) -> None:
+        self._move(self.session.step, +1)
 
     def action_previous_document(self) -> None:
-        self.session.forget_resume()
-        self.session.step(-1)
-        self._moved()
+        self._move(self.session.step, -1)
 
     def action_next_query(self) -> None:
-        self.session.forget_resume()
-        self.session.step_query(+1)
-        self._moved()
+        self._move(self.session.step_query, +1)
 
     def action_previous_query(self) -> None:
-        self.session.forget_resume()
-        self.session.step_query(-1)
-        self._moved()
+        self._move(self.session.step_query, -1)
 
     def action_read(self, direction: int) -> None:
         """Scroll the document a screen down (1) or up (-1), else show the next or previous part."""
@@ -376,13 +371,20 @@ class GradeScreen(RawTextToggle, SearchAndJudge, HoleLoop, GradeTeamActions):
             return
         self._moved()
 
-    # -- documents sent from other screens ----------------------------------------
+    # -- the annotator's own review ------------------------------------------------
 
-    def queue_document(self, query_id: str, doc_id: str) -> None:
-        """Show ``doc_id`` of ``query_id`` now (the app's ``queue_for_grading``)."""
-        self._bring(query_id, doc_id)
-        self._say(("sent here for grading: ", "bold"), (doc_id, ""))
-        self._show()
+    def action_guidelines(self) -> None:
+        self.guidelines.show()
+
+    def action_own_items(self) -> None:
+        """Your unsure and noted items; the one chosen is shown, as a document sent here."""
+        self.app.push_screen(OwnItemsDialog(), self._back_to)
+
+    def _back_to(self, item: tuple[str, str] | None) -> None:
+        if item is not None:
+            self.queue_document(*item, said="back to your item: ")
+
+    # -- documents sent from other screens ----------------------------------------
 
     def _bring(self, query_id: str, doc_id: str) -> None:
         """Make ``doc_id`` of ``query_id`` the current document, pooled or not."""

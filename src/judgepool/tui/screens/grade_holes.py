@@ -1,4 +1,8 @@
-"""The audit-to-grading loop on the grade screen.
+"""Documents sent to the grade screen, and the audit-to-grading loop.
+
+`HoleLoop.queue_document` shows one document now (the app's
+``queue_for_grading``, and the annotator's own list of items to go back
+to); after it is graded, grading returns to where the annotator was.
 
 The audit sends a hole (an unjudged document of a run's top k) to grading
 with every other hole of the run, in order: the same query's first, by rank,
@@ -28,6 +32,14 @@ class HoleLoop(Screen[None]):
 
     holes: tuple[Item, ...] = ()
     """The holes queued, the one on screen first."""
+
+    def queue_document(
+        self: GradeScreenParts, query_id: str, doc_id: str, said: str = "sent here for grading: "
+    ) -> None:
+        """Show ``doc_id`` of ``query_id`` now, saying ``said`` and its ID."""
+        self._bring(query_id, doc_id)
+        self._say((said, "bold"), (doc_id, ""))
+        self._show()
 
     def queue_holes(self: GradeScreenParts, holes: Sequence[Item]) -> None:
         """Show the first of ``holes`` now and queue the rest."""

@@ -1,4 +1,5 @@
-"""The grade screen's keys: a digit grades, the rest move, note, undo and read.
+"""The grade screen's keys: a digit grades, the rest move, note, undo and read,
+and open the guidelines and the annotator's own items.
 
 Kept beside `judgepool.tui.screens.grade` so that module holds the screen's
 behaviour; the footer, the help screen and the palette list these bindings
@@ -67,6 +68,21 @@ GRADE_BINDINGS: Final[list[BindingType]] = [
             "Settle order: judge first the unjudged documents that decide which run "
             "is better (t again or n: back to the pool order)"
         ),
+    ),
+    # not in the footer, which has no room for them at 80 columns: help lists them
+    Binding(
+        "i",
+        "guidelines",
+        "guidelines",
+        show=False,
+        tooltip="The team's grading guidelines, with the labels of the grades",
+    ),
+    Binding(
+        "m",
+        "own_items",
+        "my items",
+        show=False,
+        tooltip="My unsure and noted items, to go back to one (enter)",
     ),
     Binding("j,down", "next_document", "document", group=_DOCUMENT, tooltip="Next document"),
     Binding("k,up", "previous_document", "document", group=_DOCUMENT, tooltip="Previous document"),

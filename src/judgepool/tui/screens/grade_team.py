@@ -1,6 +1,7 @@
 """The grade screen's part in grading as a team: going to a query of the
-queue by ID or words, taking in grades other terminals wrote, the notes that
-wait for a grade, and what an undo says.
+queue by ID or words, taking in grades other terminals wrote (and guidelines
+a lead changed meanwhile), the notes that wait for a grade, and what an undo
+says.
 
 A mixin of `judgepool.tui.screens.grade.GradeScreen`, kept apart so that
 module holds grading itself.
@@ -16,6 +17,9 @@ from textual.screen import Screen
 from judgepool.services.app_queries import Item, ItemJudgment
 from judgepool.tui.dialogs.goto_query import GotoQueryDialog
 from judgepool.tui.grading import GradingSession
+
+if TYPE_CHECKING:
+    from judgepool.tui.dialogs.guidelines import GuidelinesOffer
 
 
 def back_to(judgment: ItemJudgment) -> str:
@@ -44,6 +48,7 @@ class GradeTeamActions(Screen[None]):
     # the grade screen's, declared here for the type checker
     session: GradingSession
     _pending_notes: dict[Item, str]
+    guidelines: GuidelinesOffer
 
     if TYPE_CHECKING:
 
@@ -58,9 +63,11 @@ class GradeTeamActions(Screen[None]):
 
     def store_changed(self) -> None:
         """Other connections wrote: show the session's counts and the current
-        document's judgments as they now are (the document stays)."""
+        document's judgments as they now are (the document stays), and the
+        guidelines if a lead changed them."""
         if self.is_mounted:
             self._show()
+            self.guidelines.check()
 
     def action_goto_query(self) -> None:
         """Ask for a query ID or words, and go to the first match after the

@@ -71,6 +71,8 @@ def screen_bindings() -> list[tuple[str, list[BindingType]]]:
     # Imported here, when help is first opened: the app imports this module at
     # start, and the audit and scores screens are imported when first needed.
     from judgepool.tui.dialogs.all_holes import AllHolesScreen
+    from judgepool.tui.dialogs.guidelines import GuidelinesDialog
+    from judgepool.tui.dialogs.own_items import OwnItemsDialog
     from judgepool.tui.dialogs.side_by_side import SideBySideScreen
     from judgepool.tui.dialogs.verdicts import VerdictsScreen
     from judgepool.tui.screens.adjudicate import AdjudicateScreen
@@ -83,6 +85,8 @@ def screen_bindings() -> list[tuple[str, list[BindingType]]]:
     # the keys both review screens inherit (p) come first on each
     return [
         ("Grade screen", _own(GradeScreen.BINDINGS)),
+        ("Grading guidelines (i)", _own(GuidelinesDialog.BINDINGS)),
+        ("Your unsure and noted items (m)", _own(OwnItemsDialog.BINDINGS)),
         ("Audit screen", _own([*ReviewScreen.BINDINGS, *AuditScreen.BINDINGS])),
         ("Every run's holes (H on the audit)", _own(AllHolesScreen.BINDINGS)),
         ("Scores screen", _own([*ReviewScreen.BINDINGS, *ScoresScreen.BINDINGS])),

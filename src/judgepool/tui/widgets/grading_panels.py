@@ -187,8 +187,6 @@ class DocumentView(VerticalScroll, can_focus=False):
     grade on the adjudication screen."""
 
     shown: DocumentPart | None = None
-    # the (query, document) the grade screen last showed here: its time spent runs from then
-    shown_item: tuple[str, str] | None = None
     raw = False  # True: the stored text as it is, mojibake and all
     # the key that shows the text raw, named in the head (None: the screen has none)
     raw_key: str | None = "r"
@@ -317,7 +315,9 @@ def part_body(part: TextPart, terms: Collection[str], raw: bool = False) -> Text
 
 
 class GradeScale(Static):
-    """The grades of the scale with their labels; the document's grade stands out."""
+    """Every grade of the scale beside its label (a grade whose label is only its
+    own number, as on a scale made without labels, shows its key alone); the
+    document's grade stands out."""
 
     _shown: object = None
 
@@ -336,8 +336,9 @@ class GradeScale(Static):
             key_style = "bold reverse green" if chosen else "bold reverse"
             shown_key = f" {grade} " if 0 <= grade <= 9 else f" ({grade}) "
             line.append(shown_key, style=key_style)
-            line.append(" ")
-            line.append_text(literal_text(label, style="bold green" if chosen else ""))
+            if label != str(grade):  # a grade the workspace did not name: its key alone
+                line.append(" ")
+                line.append_text(literal_text(label, style="bold green" if chosen else ""))
         line.append("   ")
         line.append(" u ", style="bold reverse")
         line.append(" unsure")
