@@ -154,7 +154,7 @@ def test_a_team_grades_blind_in_browsers_and_no_key_shows_what_it_should_not(
                      "--per-annotator", "8")  # fmt: skip
     assert done.returncode == 0, done.stderr
     keys = every_bound_key()
-    assert {"s", "a", "p", "K", "D", "o", "H", "?"} <= set(keys), keys
+    assert {"s", "a", "p", "K", "D", "o", "H", "i", "m", "?"} <= set(keys), keys
 
     with serving(workspace) as url, sync_api.sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=chromium_path())
