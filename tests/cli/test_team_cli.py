@@ -218,7 +218,9 @@ def test_agreement_equals_scikit_learn_and_a_model_is_its_own_annotator(
     grade(ws, "bob", {"q2d05": 2}, source="model:gpt")
     grade(ws, "alice", {"q2d05": 2})
 
-    done = judgepool("agreement", ws, "--format", "json", "--by", "query")
+    done = judgepool(
+        "agreement", ws, "--annotators", "alice,bob,model:gpt", "--format", "json", "--by", "query"
+    )
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)
     assert report["overall"]["annotators"] == ["alice", "bob", "model:gpt"]
@@ -250,10 +252,11 @@ def test_agreement_equals_scikit_learn_and_a_model_is_its_own_annotator(
 
     only = run("agreement", ws, "--annotators", "alice,model:gpt", "--format", "json")
     assert [(p["a"], p["b"]) for p in json.loads(only.stdout)["pairs"]] == [("alice", "model:gpt")]
-    table = run("agreement", ws).stdout
+    table = run("agreement", ws, "--annotators", "alice,bob,model:gpt").stdout
     assert "alice – model:gpt  13" in table
     assert "all 3: Fleiss' κ" in table
-    per_query_table = run("agreement", ws, "--by", "query").stdout.splitlines()
+    everyone = ("--annotators", "alice,bob,model:gpt")
+    per_query_table = run("agreement", ws, "--by", "query", *everyone).stdout.splitlines()
     assert "query  pair" in "\n".join(per_query_table)
     q2_rows = [line.split() for line in per_query_table if line.startswith("q2 ")]
     assert q2_rows[0][:5] == ["q2", "alice", "–", "bob", "2"] and set(q2_rows[0][5:]) == {"-"}
