@@ -146,7 +146,7 @@ def test_reassigning_by_query_says_what_it_replaces_and_the_seed_decides(ws: Pat
     )
     assert by_query.exit_code == 0, by_query.output
     assert (
-        "3 queries with 1 annotators each; queries per annotator: alice 1, bob 1, carol 1"
+        "3 queries with 1 annotator each; queries per annotator: alice 1, bob 1, carol 1"
         in by_query.stdout
     )
     rows = assigned_rows(ws, 4)
@@ -164,7 +164,7 @@ def test_assign_queries_file_and_per_annotator(ws: Path, tmp_path: Path) -> None
         "--per-annotator", "5",
     )  # fmt: skip
     assert done.exit_code == 0, done.output
-    assert "10 items with 1 annotators each; items per annotator: a 5, b 5" in done.stdout
+    assert "10 items with 1 annotator each; items per annotator: a 5, b 5" in done.stdout
     assert "14 items left unassigned (--per-annotator 5)" in done.stdout
     assert {query for _, query, _ in assigned_rows(ws, 1)} <= {"q2", "q3"}
 

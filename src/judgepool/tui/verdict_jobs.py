@@ -26,25 +26,13 @@ from judgepool.core.settle import Hole, SettleState
 from judgepool.core.verdicts import RunInput, population
 from judgepool.services.consensus import workspace_judgments
 from judgepool.services.scoring import run_names, stored_source
+from judgepool.services.verdicts import REJECT_NOTE as REJECT_NOTE
 from judgepool.services.verdicts import ComparedRuns, compare_runs, read_runs
+from judgepool.services.verdicts import verdict_contract as verdict_contract
 from judgepool.services.workspace import Workspace
 
 # the app's views show p-values as the command line does by default
 PERMUTATIONS = 10_000
-REJECT_NOTE = (
-    "unjudged=reject refuses every run with a hole, and the holes are what these "
-    "verdicts are about: the runs are compared as under unjudged=zero (the bounds "
-    "do not depend on that policy)"
-)
-
-
-def verdict_contract(contract: Contract) -> tuple[Contract, str | None]:
-    """The contract the verdicts are computed under, and why it differs from
-    ``contract`` if it does: ``unjudged=reject`` would refuse the very runs
-    whose unjudged documents the verdicts weigh, so it becomes ``zero``."""
-    if contract.unjudged == "reject":
-        return contract.with_changes(unjudged="zero"), REJECT_NOTE
-    return contract, None
 
 
 def compare_workspace(
