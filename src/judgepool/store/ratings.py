@@ -62,19 +62,37 @@ class _Annotators:
 
 
 def _annotators(conn: sqlite3.Connection) -> _Annotators:
-    # one pass over the ledger (about 10 ms per 100 k events), as an index of
-    # import events would cost every import to keep
+    # The ledger is read for the few events that are not a person's: with no
+    # row to keep, a pass costs a few milliseconds per 100 k events (keeping
+    # every row's pair for DISTINCT cost four times that).
     sources: dict[str, set[str]] = {}
     for annotator, source in conn.execute(
-        "SELECT DISTINCT annotator, source FROM judgment_events WHERE adjudicates = 0"
+        "SELECT DISTINCT annotator, source FROM judgment_events "
+        "WHERE source <> 'human' AND adjudicates = 0"
     ):
-        kind = kind_of_name(source) if source != "human" else "person"
-        sources.setdefault(annotator, set()).add(kind)
+        sources.setdefault(annotator, set()).add(kind_of_name(source))
+    # an import recorded under a name of its own: does that name grade by hand
+    # too? (import:FILE is reserved for imports)
+    named = [
+        name
+        for name, kinds in sources.items()
+        if "import" in kinds and kind_of_name(name) == "person"
+    ]
+    graders: set[str] = set()
+    if named:
+        marks = ", ".join("?" for _ in named)
+        graders = {
+            name
+            for (name,) in conn.execute(
+                "SELECT DISTINCT annotator FROM judgment_events "
+                f"WHERE source = 'human' AND adjudicates = 0 AND annotator IN ({marks})",
+                named,
+            )
+        }
     importers = frozenset(
-        name for name, kinds in sources.items() if "import" in kinds and "person" not in kinds
+        name for name, kinds in sources.items() if "import" in kinds and name not in graders
     )
-    mixed = tuple(sorted(name for name, kinds in sources.items() if {"import", "person"} <= kinds))
-    return _Annotators(importers, mixed)
+    return _Annotators(importers, tuple(sorted(graders)))
 
 
 def _kind(rater: str, annotators: _Annotators) -> RaterKind:
