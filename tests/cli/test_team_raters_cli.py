@@ -145,5 +145,8 @@ def test_disagreements_between_the_people_or_the_raters_named(ws: Path) -> None:
     assert "no annotator 'bobb' has a current grade; closest: 'bob'" in refused(
         judgepool("disagreements", ws, "--annotators", "bobb,alice")
     )
+    assert "a disagreement needs two raters or more" in refused(
+        judgepool("disagreements", ws, "--annotators", "alice")
+    )
     wide = run("disagreements", ws, "--annotators", "alice,model:gpt", "--min-gap", "3")
     assert [line.split("\t")[1] for line in wide.stdout.splitlines()[2:3]] == ["q1d3"]

@@ -77,6 +77,8 @@ def list_disagreements(
         raise InputError(f"--min-gap must be 1 or more (grades that differ), got {min_gap}")
     ratings = current_ratings(ws)
     raters = compared_raters(ratings.kinds, annotators)
+    if annotators is not None and len(raters) < 2:
+        raise InputError("--annotators: a disagreement needs two raters or more; name another")
     chosen = set(raters)
     held: dict[tuple[str, str], list[tuple[str, int]]] = {}
     for query_id, doc_id, rater, grade in zip(
