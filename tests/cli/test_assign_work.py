@@ -161,6 +161,7 @@ def test_extend_by_query_gives_a_query_s_new_items_to_its_annotators(growing: Pa
     extended = run("assign", growing, "--extend")
     assert extended.exit_code == 0, extended.output
     assert "0 new queries with 1 annotator each" in extended.stdout
+    assert "18 new items of queries already assigned went to the annotators" in extended.stdout
     rows = assigned_rows(growing, 2)
     assert len(rows) == 36 and all(owner[query] == who for who, query, _ in rows)
 

@@ -171,6 +171,11 @@ def _echo_assigned(done: assignments.AssignResult) -> None:
         f"{done.units:,} {new}{unit} with {done.overlap} {each} each; "
         f"{unit} per annotator{in_all}: {loads}"
     )
+    if done.joined_items:
+        click.echo(
+            f"{done.joined_items:,} new items of queries already assigned went to the "
+            "annotators who hold those queries"
+        )
     if done.left_out:
         cap = done.assignment.per_annotator
         click.echo(f"{done.left_out:,} {unit} left unassigned (--per-annotator {cap})")

@@ -85,6 +85,8 @@ class AssignResult:
     extended: StoredAssignment | None = None
     stored: bool = True
     judged_left_out: int = 0
+    # by query, extending: new items of queries already assigned, given to their annotators
+    joined_items: int = 0
     moved: tuple[Moved, ...] = ()
     coverage: PairCoverage | None = None
     settle: SettlePick | None = None
@@ -235,7 +237,7 @@ def assign(
         raise InputError(_nothing_to_assign(len(items), why_not, pick), str(ws.path))
     names = list(dict.fromkeys([*(plan.extending.annotators if plan.extending else ()),
                                 *plan.annotators]))  # fmt: skip
-    new_rows, done = _assign_units(open_items, held_rows, plan, seed)
+    new_rows, done, joined = _assign_units(open_items, held_rows, plan, seed)
     if plan.extending is not None and not new_rows:
         return _unchanged(ws, plan, plan.extending, judged_left_out, pick)
     rows = held_rows + new_rows
@@ -266,6 +268,7 @@ def assign(
         replaced,
         extended=plan.extending,
         judged_left_out=judged_left_out,
+        joined_items=joined,
         moved=moved,
         coverage=_coverage(names, rows, plan),
         settle=pick,
@@ -317,17 +320,20 @@ def _nothing_to_assign(
 
 def _assign_units(
     items: list[tuple[str, str]], held_rows: list[tuple[str, str, str]], plan: _Plan, seed: int
-) -> tuple[list[tuple[str, str, str]], Assigned[Any]]:
+) -> tuple[list[tuple[str, str, str]], Assigned[Any], int]:
     """The rows that give ``items`` their annotators (by item, or by query:
-    a query some annotators already hold goes on to them), and the units."""
+    a query some annotators already hold goes on to them), the units, and
+    how many items went on to the holders of their query."""
     by_query: dict[str, list[tuple[str, str]]] = {}
     for item in items:
         by_query.setdefault(item[0], []).append(item)
     holders = _groups(held_rows, plan.by)
     rows: list[tuple[str, str, str]] = []
+    joined = 0
     if plan.by == "query":
         for query_id in [q for q in by_query if q in holders]:
             members = by_query.pop(query_id)
+            joined += len(members)
             rows.extend((who, q, d) for who in holders[query_id] for q, d in members)
     units: list[Any] = list(by_query) if plan.by == "query" else items
     loads: dict[str, int] = {}
@@ -346,7 +352,7 @@ def _assign_units(
     for unit, names in done.units:
         members = by_query[unit] if plan.by == "query" else [unit]
         rows.extend((name, query_id, doc_id) for name in names for query_id, doc_id in members)
-    return rows, done
+    return rows, done, joined
 
 
 def _groups(rows: Sequence[tuple[str, str, str]], by: str) -> dict[Any, tuple[str, ...]]:
