@@ -146,7 +146,7 @@ def test_reassigning_by_query_says_what_it_replaces_and_the_seed_decides(ws: Pat
     )
     assert by_query.exit_code == 0, by_query.output
     assert (
-        "3 queries with 1 annotators each; queries per annotator: alice 1, bob 1, carol 1"
+        "3 queries with 1 annotator each; queries per annotator: alice 1, bob 1, carol 1"
         in by_query.stdout
     )
     rows = assigned_rows(ws, 4)
@@ -164,7 +164,7 @@ def test_assign_queries_file_and_per_annotator(ws: Path, tmp_path: Path) -> None
         "--per-annotator", "5",
     )  # fmt: skip
     assert done.exit_code == 0, done.output
-    assert "10 items with 1 annotators each; items per annotator: a 5, b 5" in done.stdout
+    assert "10 items with 1 annotator each; items per annotator: a 5, b 5" in done.stdout
     assert "14 items left unassigned (--per-annotator 5)" in done.stdout
     assert {query for _, query, _ in assigned_rows(ws, 1)} <= {"q2", "q3"}
 
@@ -218,7 +218,9 @@ def test_agreement_equals_scikit_learn_and_a_model_is_its_own_annotator(
     grade(ws, "bob", {"q2d05": 2}, source="model:gpt")
     grade(ws, "alice", {"q2d05": 2})
 
-    done = judgepool("agreement", ws, "--format", "json", "--by", "query")
+    done = judgepool(
+        "agreement", ws, "--annotators", "alice,bob,model:gpt", "--format", "json", "--by", "query"
+    )
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)
     assert report["overall"]["annotators"] == ["alice", "bob", "model:gpt"]
@@ -250,10 +252,11 @@ def test_agreement_equals_scikit_learn_and_a_model_is_its_own_annotator(
 
     only = run("agreement", ws, "--annotators", "alice,model:gpt", "--format", "json")
     assert [(p["a"], p["b"]) for p in json.loads(only.stdout)["pairs"]] == [("alice", "model:gpt")]
-    table = run("agreement", ws).stdout
+    table = run("agreement", ws, "--annotators", "alice,bob,model:gpt").stdout
     assert "alice – model:gpt  13" in table
     assert "all 3: Fleiss' κ" in table
-    per_query_table = run("agreement", ws, "--by", "query").stdout.splitlines()
+    everyone = ("--annotators", "alice,bob,model:gpt")
+    per_query_table = run("agreement", ws, "--by", "query", *everyone).stdout.splitlines()
     assert "query  pair" in "\n".join(per_query_table)
     q2_rows = [line.split() for line in per_query_table if line.startswith("q2 ")]
     assert q2_rows[0][:5] == ["q2", "alice", "–", "bob", "2"] and set(q2_rows[0][5:]) == {"-"}

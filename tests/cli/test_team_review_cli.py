@@ -49,31 +49,40 @@ def test_disagreements_header_counts_filters_and_notes(ws: Path) -> None:
     listed = judgepool("disagreements", ws)
     assert listed.returncode == 0, listed.stderr
     lines = listed.stdout.splitlines()
-    assert lines[0] == f"disagreements in {ws}: 2 items, 1 unresolved (no adjudicator's grade)"
+    assert lines[0] == (
+        f"disagreements in {ws} between alice, bob: 2 items, 1 unresolved (no adjudicator's grade)"
+    )
+    assert lines[1] == "left out: nothing"
     # unresolved first; every grade with annotator, time and note, shown literally
-    assert lines[1] == "q1\td1\tunresolved\tgap 3\tlatest=0 median=0 adjudicated=-"
-    assert lines[2].startswith("  alice=3  20") and lines[2].endswith(
+    assert lines[2] == "q1\td1\tunresolved\tgap 3\tlatest=0 median=0 adjudicated=-"
+    assert lines[3].startswith("  alice=3  20") and lines[3].endswith(
         "  note: exact\\x09answer\\x0aon two lines"
     )
-    assert lines[3].startswith("  bob=0  ") and lines[3].endswith("  note: off topic")
-    assert lines[4] == "q1\td2\tresolved\tgap 1\tlatest=1 median=1 adjudicated=2"
-    assert [line.split("=")[0].strip() for line in lines[5:]] == ["alice", "bob", "judy"]
-    assert lines[7].endswith("note: judy: the second half answers it")
+    assert lines[4].startswith("  bob=0  ") and lines[4].endswith("  note: off topic")
+    assert lines[5] == "q1\td2\tresolved\tgap 1\tlatest=1 median=1 adjudicated=2"
+    assert [line.split("=")[0].strip() for line in lines[6:]] == ["alice", "bob", "judy"]
+    assert lines[8].endswith("note: judy: the second half answers it")
 
     unresolved = run("disagreements", ws, "--unresolved").stdout.splitlines()
     assert unresolved[0].endswith(
         "1 unresolved (no adjudicator's grade); 1 shown (unresolved only)"
     )
-    assert [line for line in unresolved if not line.startswith("  ")][1:] == [
+    assert [line for line in unresolved if not line.startswith("  ")][2:] == [
         "q1\td1\tunresolved\tgap 3\tlatest=0 median=0 adjudicated=-"
     ]
     wide = run("disagreements", ws, "--min-gap", "2").stdout.splitlines()
     assert "1 shown (grades at least 2 apart)" in wide[0]
-    assert [line.split("\t")[1] for line in wide[1:] if not line.startswith("  ")] == ["d1"]
-    items = [
+    assert [line.split("\t")[1] for line in wide[2:] if not line.startswith("  ")] == ["d1"]
+    *items, summary = [
         json.loads(line)
         for line in run("disagreements", ws, "--format", "json").stdout.splitlines()
     ]
+    assert summary == {
+        "compared": ["alice", "bob"],
+        "disagreements": 2,
+        "unresolved": 1,
+        "left_out": {"raters": []},
+    }
     assert [(i["doc_id"], i["resolved"], i["gap"]) for i in items] == [
         ("d1", False, 3),
         ("d2", True, 1),

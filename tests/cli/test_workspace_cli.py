@@ -128,20 +128,26 @@ def test_import_judge_pool_export_round_trip(ws: Path, tmp_path: Path) -> None:
 
     listed = run("annotators", str(ws), "--adjudicator", "alice")
     assert "alice\tadjudicator\t3 events\t2 graded" in listed.stdout
-    items = run("disagreements", str(ws), "--format", "json")
-    listed_items = [json.loads(line) for line in items.stdout.splitlines()]
+    # alice alone graded d1 by hand: the people who graded do not disagree
+    alone = run("disagreements", str(ws), "--format", "json").stdout.splitlines()
+    assert [json.loads(line)["disagreements"] for line in alone] == [0]
+    named = ("--annotators", "alice,import:nist.qrels")
+    items = run("disagreements", str(ws), *named, "--format", "json")
+    *listed_items, _ = [json.loads(line) for line in items.stdout.splitlines()]
     details = [listed_items[0].pop("details")]
     assert listed_items == [
         {
             "query_id": "q1",
             "doc_id": "d1",
             "grades": {"import:nist.qrels": 2, "alice": 1},
-            # alice's grade is an annotation, which stands over the import's
+            "compared": {"import:nist.qrels": 2, "alice": 1},
+            # alice's grade is an annotation, which stands over the import's;
+            # but no adjudicator settled it
             "adjudicators": [],
             "latest": 1,
             "median": 1,
             "adjudicated": 1,
-            "resolved": True,
+            "resolved": False,
             "gap": 1,
         }
     ]

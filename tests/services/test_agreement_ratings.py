@@ -42,7 +42,7 @@ def test_model_grades_are_their_own_rater_and_the_latest_recording_wins(tmp_path
             ("q1", "c", "model:gpt", 3),
             ("q1", "e", "carol", 2),
         ]
-        report = workspace_agreement(ws)
+        report = workspace_agreement(ws, annotators=["bob", "carol", "model:gpt"])
         assert report.raters == ("bob", "carol", "model:gpt")
         pairs = {(p.a, p.b): p.items for p in report.overall.pairs}
         assert pairs == {("bob", "carol"): 0, ("bob", "model:gpt"): 1, ("carol", "model:gpt"): 0}
@@ -128,4 +128,8 @@ def test_the_coded_reading_gives_what_the_reading_by_ids_gives(tmp_path: Path) -
             assert rounded(agreement_dict(coded.overall)) == rounded(agreement_dict(by_ids.overall))
         # a model grade under a person's name: the coded reading steps aside
         judge(ws, "q1", "doc1", 1, annotator="ann", source="model:m", allow_new=True)
-        assert workspace_agreement(ws).raters == ("ann", "ben", "cat", "dee", "model:m")
+        report = workspace_agreement(ws)
+        assert report.raters == ("ann", "ben", "cat", "dee")  # the people
+        assert [(found.rater, found.kind) for found in report.left_out.raters] == [
+            ("model:m", "model")
+        ]

@@ -1,6 +1,7 @@
 """``judgepool agreement``: how far a workspace's annotators agree, per pair
 (raw agreement, Cohen's κ plain, linear and quadratic) and all together
-(Fleiss' κ, Krippendorff's α ordinal and interval), and per query.
+(Fleiss' κ, Krippendorff's α ordinal and interval), and per query, of the
+people who graded (imports and models when named), saying what it left out.
 
 Names are printed through `judgepool.display.literal`; an undefined value
 shows as ``-`` with its reason below the table (null and ``reasons`` in JSON).
@@ -75,8 +76,9 @@ def _echo_table(head: list[str], rows: list[list[str]]) -> None:
     "--annotators",
     default=None,
     metavar="A,B,...",
-    help="Only these annotators (at least two), e.g. 'alice,bob,model:gpt'. "
-    "[default: every annotator with a current grade]",
+    help="Only these raters (at least two), e.g. 'alice,bob,model:gpt'; an import "
+    "(import:FILE) or a model (model:NAME) is compared only when named here. "
+    "[default: every person with a current grade]",
 )
 @click.option(
     "--by",
@@ -101,10 +103,19 @@ def agreement_command(workspace: str, annotators: str | None, by: str | None, fm
     All together: Fleiss' κ over the items every annotator graded, and
     Krippendorff's α (ordinal, interval) over the items two or more graded.
 
-    Each annotator's latest grade counts; unsure is not a grade. A model's
-    grades (source model:NAME) count as the annotator model:NAME, never as a
-    person. A value that is undefined on the data (no shared item, a single
-    grade throughout) is '-' with the reason (null in JSON, never NaN).
+    The people who graded are compared. Imported qrels (import:FILE, or the
+    name they were imported as) and a model's grades (source model:NAME,
+    the rater model:NAME whoever recorded them) are compared only when named
+    in --annotators; adjudications are not annotations and never count. A
+    line says what was left out and why, with counts ('left_out' in JSON).
+    Each rater's latest grade counts; unsure is not a grade. A value that is
+    undefined on the data (no shared item, a single grade throughout) is '-'
+    with the reason (null in JSON, never NaN).
+
+    \b
+    Example:
+        judgepool agreement team.sqlite
+        judgepool agreement team.sqlite --annotators alice,bob,model:gpt --by query
     """
     wanted = name_list(annotators, "--annotators") if annotators is not None else None
     with workspaces.open_workspace(workspace) as ws:
@@ -118,6 +129,7 @@ def agreement_command(workspace: str, annotators: str | None, by: str | None, fm
         f"agreement in {literal(path)}: {len(report.raters)} annotators ({names}); "
         "the latest grade of each, unsure is not a grade"
     )
+    click.echo(report.left_out.line(literal))
     rows, line, reasons = _rows(report.overall, None)
     _echo_table(["pair", *_HEAD], rows)
     click.echo(line)

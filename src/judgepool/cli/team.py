@@ -38,23 +38,25 @@ _MAX_SEED = 2**63 - 1
 @click.argument("workspace")
 @click.option(
     "--annotators",
-    required=True,
+    default=None,
     metavar="A,B,...",
-    help="Who grades: names separated by commas, e.g. 'alice,bob,carol'.",
+    help="Who grades: names separated by commas, e.g. 'alice,bob,carol'. "
+    "[required; with --extend, default: the current assignment's]",
 )
 @click.option(
     "--overlap",
     type=AsciiInteger(1, 1000),
-    required=True,
-    help="How many annotators each item (or query) gets; at most the number of annotators.",
+    default=None,
+    help="How many annotators each item (or query) gets; at most the number of annotators. "
+    "[required; with --extend, the current assignment's]",
 )
 @click.option(
     "--by",
     type=click.Choice(["item", "query"]),
-    default="item",
-    show_default=True,
+    default=None,
     help="item: balance pooled documents one by one; query: give each query's pooled "
-    "documents whole to the same annotators, balancing the number of queries.",
+    "documents whole to the same annotators, balancing the number of queries. "
+    "[default: item; with --extend, the current assignment's]",
 )
 @click.option(
     "--queries",
@@ -70,7 +72,29 @@ _MAX_SEED = 2**63 - 1
     default=None,
     metavar="N",
     help="At most N items (or queries, with --by query) per annotator; what does not fit "
-    "is left unassigned and counted. [default: no limit]",
+    "is left unassigned and counted. [default: no limit; with --extend, the current's]",
+)
+@click.option(
+    "--include-judged",
+    is_flag=True,
+    help="Hand out items that already have a current grade (from anyone, imports "
+    "included) too, for a re-judging study. Without it only unjudged items are assigned.",
+)
+@click.option(
+    "--extend",
+    is_flag=True,
+    help="Keep every item of the current assignment where it is (graded or not) and "
+    "assign only the pooled items it does not hold, with its overlap; new items go "
+    "first to whoever holds fewest.",
+)
+@click.option(
+    "--settle",
+    type=AsciiInteger(1, 10**9),
+    default=None,
+    metavar="N",
+    help="Assign only the N holes that the settle order puts first (as 'judgepool holes "
+    "--workspace WS --order settle' lists them: the stored runs, at the workspace "
+    "contract's k), passing over holes that are not pooled or cannot be assigned.",
 )
 @click.option(
     "--seed",
@@ -81,41 +105,119 @@ _MAX_SEED = 2**63 - 1
 )
 def assign_command(
     workspace: str,
-    annotators: str,
-    overlap: int,
-    by: str,
+    annotators: str | None,
+    overlap: int | None,
+    by: str | None,
     queries_file: Path | None,
     per_annotator: int | None,
+    include_judged: bool,
+    extend: bool,
+    settle: int | None,
     seed: int,
 ) -> None:
     """Assign WORKSPACE's pooled documents to annotators, each to --overlap of them.
 
-    Loads are balanced (they differ by at most one item, or one query with
-    --by query) and pairs of annotators share items evenly, so agreement can
-    be measured on every pair. The assignment becomes each annotator's queue
-    in the app and the base of 'judgepool progress'; assigning again replaces
-    it (the old one is kept in the workspace, and named).
+    Only documents without a current grade (from anyone, imported qrels
+    included) are handed out, unless --include-judged. Loads are balanced
+    (they differ by at most one item, or one query with --by query) and pairs
+    of annotators share items evenly, so agreement can be measured on every
+    pair; when there are too few items for every pair to share one, a warning
+    says how many pairs share none and how many items it would take. The
+    assignment becomes each annotator's queue in the app and the base of
+    'judgepool progress'. Assigning again replaces it (the old one is kept in
+    the workspace, and named) and says, per annotator, what moved: kept,
+    added, removed, and how many of the items they had graded went to someone
+    else. --extend keeps the current assignment and adds only what it lacks.
+
+    \b
+    Example:
+        judgepool assign team.sqlite --annotators alice,bob,carol --overlap 2
+        judgepool pool team.sqlite --depth 20     # the pool grows
+        judgepool assign team.sqlite --extend     # the new documents only
     """
     with workspaces.open_workspace(workspace, to_write=True) as ws:
         done = assignments.assign(
             ws,
-            annotators=name_list(annotators, "--annotators"),
+            annotators=None if annotators is None else name_list(annotators, "--annotators"),
             overlap=overlap,
-            by="query" if by == "query" else "item",
+            by=None if by is None else ("query" if by == "query" else "item"),
             queries_file=queries_file,
             per_annotator=per_annotator,
             seed=seed,
+            include_judged=include_judged,
+            extend=extend,
+            settle=settle,
         )
+    _echo_assigned(done)
+
+
+def _echo_assigned(done: assignments.AssignResult) -> None:
+    """The report of ``assign``: what it stored, against what, and the checks."""
+    unit = "queries" if done.unit == "query" else "items"
     if done.replaced is not None:
         click.echo(f"replaces {literal(assignments.describe_assignment(done.replaced))}")
-    click.echo(f"stored {literal(assignments.describe_assignment(done.assignment))}")
-    unit = "queries" if by == "query" else "items"
+    if done.extended is not None and done.stored:
+        click.echo(f"extends {literal(assignments.describe_assignment(done.extended))}")
+    if done.stored:
+        click.echo(f"stored {literal(assignments.describe_assignment(done.assignment))}")
+    else:
+        click.echo(
+            f"nothing new to assign: {literal(assignments.describe_assignment(done.assignment))} "
+            "stays as it is"
+        )
     loads = ", ".join(f"{literal(name)} {count:,}" for name, count in done.loads.items())
+    new = "new " if done.extended is not None else ""
+    each = "annotator" if done.overlap == 1 else "annotators"
+    in_all = " in all" if done.extended is not None else ""
     click.echo(
-        f"{done.units:,} {unit} with {overlap} annotators each; {unit} per annotator: {loads}"
+        f"{done.units:,} {new}{unit} with {done.overlap} {each} each; "
+        f"{unit} per annotator{in_all}: {loads}"
     )
+    if done.joined_items:
+        click.echo(
+            f"{done.joined_items:,} new items of queries already assigned went to the "
+            "annotators who hold those queries"
+        )
     if done.left_out:
-        click.echo(f"{done.left_out:,} {unit} left unassigned (--per-annotator {per_annotator})")
+        cap = done.assignment.per_annotator
+        click.echo(f"{done.left_out:,} {unit} left unassigned (--per-annotator {cap})")
+    if done.settle is not None:
+        pick = done.settle
+        passed = ", ".join(f"{count:,} {why}" for why, count in sorted(pick.passed_over.items()))
+        short = "" if pick.taken == pick.wanted else f" (only {pick.taken:,} could be)"
+        click.echo(
+            f"--settle {pick.wanted:,}: the first {pick.taken:,} of {pick.holes:,} holes in "
+            f"settle order{short}" + (f"; passed over: {passed}" if passed else "")
+        )
+    if done.judged_left_out:
+        click.echo(
+            f"{done.judged_left_out:,} pooled items already judged were not assigned "
+            "(--include-judged assigns them too)"
+        )
+    if done.moved:
+        against = done.replaced or done.extended
+        if against is not None:
+            click.echo(f"what moved, against assignment #{against.id}:")
+        for moved in done.moved:
+            line = f"  {literal(moved.annotator)}: kept {moved.kept:,}, added {moved.added:,}"
+            if moved.removed:
+                line += f", removed {moved.removed:,}"
+                if moved.graded_to_others:
+                    line += (
+                        f" ({moved.graded_to_others:,} of them graded by "
+                        f"{literal(moved.annotator)}, now someone else's)"
+                    )
+            click.echo(line)
+    coverage = done.coverage
+    if coverage is not None and coverage.unshared:
+        click.echo(
+            f"warning: {coverage.unshared:,} of {coverage.pairs:,} pairs of annotators share no "
+            f"{'query' if done.unit == 'query' else 'item'}, so their agreement cannot be "
+            "measured: "
+            f"{coverage.annotators:,} annotators at overlap {coverage.overlap} need at least "
+            f"{coverage.needed:,} {unit} for every pair to share one ({coverage.units:,} assigned)",
+            err=True,
+        )
 
 
 def _duration(seconds: float) -> str:

@@ -1,6 +1,7 @@
 """The workspace commands that list what it holds: ``evaluations`` (stored
-scores, and whether each is still current) and ``disagreements`` (with
-counts, each grade's time and note, filtered by ``--unresolved`` and
+scores, and whether each is still current) and ``disagreements`` (between
+the people who graded, or the raters of ``--annotators``, with counts, what
+was left out, each grade's time and note, filtered by ``--unresolved`` and
 ``--min-gap``). ``annotators`` is `judgepool.cli.annotators`.
 
 Text from data (IDs, names) is printed through `judgepool.display.literal`.
@@ -15,7 +16,7 @@ import click
 
 from judgepool.cli import main
 from judgepool.cli.lazy import LazyModule
-from judgepool.cli.params import AsciiInteger
+from judgepool.cli.params import AsciiInteger, name_list
 from judgepool.display import literal
 
 # The services load SQLite and sqlite-utils: imported when a command runs.
@@ -90,9 +91,17 @@ def evaluations_command(workspace: str, fmt: str) -> None:
 @main.command("disagreements")
 @click.argument("workspace")
 @click.option(
+    "--annotators",
+    default=None,
+    metavar="A,B,...",
+    help="The raters compared (at least two), e.g. 'alice,bob,import:nist.qrels'; an import "
+    "(import:FILE) or a model (model:NAME) is compared only when named here. "
+    "[default: every person with a current grade]",
+)
+@click.option(
     "--unresolved",
     is_flag=True,
-    help="Only the disagreements no adjudicator has graded (left out under adjudicated).",
+    help="Only the disagreements no adjudicator has settled (left out under adjudicated).",
 )
 @click.option(
     "--min-gap",
@@ -100,7 +109,7 @@ def evaluations_command(workspace: str, fmt: str) -> None:
     default=1,
     show_default=True,
     metavar="G",
-    help="Only the items whose highest and lowest grades are at least G apart.",
+    help="Only the items whose compared raters' highest and lowest grades are at least G apart.",
 )
 @click.option(
     "--format",
@@ -108,27 +117,48 @@ def evaluations_command(workspace: str, fmt: str) -> None:
     type=click.Choice(["table", "json"]),
     default="table",
     show_default=True,
-    help="table for people; json: one object per item per line.",
+    help="table for people; json: one object per item per line, then one line "
+    "{compared, disagreements, unresolved, left_out}.",
 )
-def disagreements_command(workspace: str, unresolved: bool, min_gap: int, fmt: str) -> None:
+def disagreements_command(
+    workspace: str, annotators: str | None, unresolved: bool, min_gap: int, fmt: str
+) -> None:
     """List the items whose annotators hold different grades, unresolved first.
 
-    Each shows every grade with its annotator, time and note, and how each
-    consensus rule resolves it ('-': no adjudicator has graded it, so the
-    adjudicated rule leaves it out and scores say so). Mark adjudicators
-    with 'judgepool annotators WS --adjudicator NAME'.
+    The people who graded are compared; imported qrels and a model's grades
+    only when named in --annotators (as 'judgepool agreement' compares them),
+    and a line says what was left out. Each item shows every grade with its
+    annotator, time and note, and how each consensus rule resolves it ('-':
+    no adjudicator has settled it, so the adjudicated rule leaves it out and
+    scores say so). Give the adjudicator role with 'judgepool annotators WS
+    role NAME adjudicator'.
+
+    \b
+    Example:
+        judgepool disagreements team.sqlite --unresolved --min-gap 2
+        judgepool disagreements team.sqlite --annotators alice,import:nist.qrels
     """
+    wanted = name_list(annotators, "--annotators") if annotators is not None else None
     with workspaces.open_workspace(workspace) as ws:
         listing = disagreement_list.list_disagreements(
-            ws, unresolved_only=unresolved, min_gap=min_gap
+            ws, unresolved_only=unresolved, min_gap=min_gap, annotators=wanted
         )
         path = str(ws.path)
     if fmt == "json":
         for found in listing.listed:
             click.echo(json.dumps(_disagreement_dict(found), sort_keys=True))
+        summary = {
+            "compared": list(listing.raters),
+            "disagreements": listing.total,
+            "unresolved": listing.unresolved,
+            "left_out": listing.left_out.to_dict(),
+        }
+        click.echo(json.dumps(summary, sort_keys=True))
         return
+    between = ", ".join(literal(name) for name in listing.raters) or "nobody"
     if not listing.total:
-        click.echo("no disagreements")
+        click.echo(f"no disagreements between {between}")
+        click.echo(listing.left_out.line(literal))
         return
     filters = []
     if unresolved:
@@ -137,9 +167,10 @@ def disagreements_command(workspace: str, unresolved: bool, min_gap: int, fmt: s
         filters.append(f"grades at least {min_gap} apart")
     shown = f"; {len(listing.listed):,} shown ({', '.join(filters)})" if filters else ""
     click.echo(
-        f"disagreements in {literal(path)}: {listing.total:,} items, "
+        f"disagreements in {literal(path)} between {between}: {listing.total:,} items, "
         f"{listing.unresolved:,} unresolved (no adjudicator's grade){shown}"
     )
+    click.echo(listing.left_out.line(literal))
     for found in listing.listed:
         item = found.item
         adjudicated = "-" if item.adjudicated is None else str(item.adjudicated)
@@ -162,6 +193,7 @@ def _disagreement_dict(found: ListedDisagreement) -> dict[str, Any]:
         "query_id": item.query_id,
         "doc_id": item.doc_id,
         "grades": dict(item.grades),
+        "compared": dict(found.compared),
         "adjudicators": list(item.adjudicators),
         "latest": item.latest,
         "median": item.median,

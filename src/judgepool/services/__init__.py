@@ -7,9 +7,10 @@
   stored); `evaluations`: store scores and say whether they are current;
 - `review`: what the app's audit and scores screens show; `app_queries` and
   `text_parts`: what its grade screen reads;
-- grading as a team: `assignments` (assign, progress), `agreement`,
-  `disagreements` (with notes and filters), `undo` (the command line's),
-  `notes` (export), `settings` (blind grading);
+- grading as a team: `assignments` (assign, progress; `settle_holes`: the
+  holes ``assign --settle`` hands out), `agreement`, `disagreements` (with
+  notes and filters; `raters`: which raters both compare), `undo` (the
+  command line's), `notes` (export), `settings` (blind grading);
 - `entry_checks` and `closest`: the checks every use case applies to what a user
   gives; `demo`: the demo workspace.
 

@@ -44,8 +44,9 @@ def refusal(name: str) -> str:
 def adjudication_queue(
     ws: Workspace, *, min_gap: int = 1, with_resolved: bool = False
 ) -> DisagreementListing:
-    """The disagreements whose grades are at least ``min_gap`` apart, unresolved
-    first; the resolved ones only ``with_resolved``."""
+    """The disagreements between the people who graded (not imports or models,
+    `judgepool.services.disagreements`) whose grades are at least ``min_gap``
+    apart, unresolved first; the resolved ones only ``with_resolved``."""
     return list_disagreements(ws, unresolved_only=not with_resolved, min_gap=min_gap)
 
 

@@ -3,6 +3,10 @@ latest grade of each rater per item (`judgepool.store.ratings`: a model's
 labels are the rater ``model:NAME``), as a matrix for
 `judgepool.core.agreement`, over the whole workspace and per query.
 
+The people who graded are compared by default; imported qrels and a model's
+labels only when named, and adjudications never (`judgepool.core.raters`):
+the report says what it left out, with counts.
+
 Per query a statistic needs `judgepool.core.agreement.MIN_ITEMS` items (that
 module says why); over the whole workspace any number will do, and an
 undefined value is None with its reason, never NaN.
@@ -10,8 +14,9 @@ undefined value is None with its reason, never NaN.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -25,20 +30,23 @@ from judgepool.core.agreement import (
     agreement,
 )
 from judgepool.core.errors import InputError
+from judgepool.core.raters import LeftOut, left_out
 from judgepool.display import quoted
-from judgepool.services.closest import closest
+from judgepool.services.raters import compared_raters
 from judgepool.store.ratings import CodedRatings, RatingColumns, coded_ratings, current_ratings
 from judgepool.store.workspace import Workspace
 
 
 @dataclass(frozen=True)
 class AgreementReport:
-    """Agreement of ``raters`` over the workspace, and per query when asked."""
+    """Agreement of ``raters`` over the workspace, and per query when asked;
+    ``left_out``: the raters with grades not compared, and the adjudications."""
 
     raters: tuple[str, ...]
     overall: Agreement
     per_query: tuple[tuple[str, Agreement], ...] | None
     minimum_per_query: int = MIN_ITEMS
+    left_out: LeftOut = field(default_factory=LeftOut)
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON shape of ``agreement --format json``."""
@@ -49,6 +57,7 @@ class AgreementReport:
                 for query_id, found in self.per_query
             ]
             data["min_items_per_query"] = self.minimum_per_query
+        data["left_out"] = self.left_out.to_dict()
         return data
 
 
@@ -97,25 +106,6 @@ def agreement_dict(found: Agreement) -> dict[str, Any]:
     return {"pairs": [pair_dict(p) for p in found.pairs], "overall": overall_dict(found.overall)}
 
 
-def _chosen(known: Sequence[str], wanted: Sequence[str] | None) -> list[str]:
-    if wanted is None:
-        return list(known)
-    chosen: list[str] = []
-    for name in wanted:
-        if name not in known:
-            near = closest(name, known)
-            hint = "; closest: " + ", ".join(quoted(n) for n in near) if near else ""
-            listed = ", ".join(quoted(n) for n in known) or "none yet"
-            raise InputError(
-                f"no annotator {quoted(name)} has a current grade{hint}. "
-                f"Annotators with grades: {listed}"
-            )
-        if name in chosen:
-            raise InputError(f"annotator {quoted(name)} is listed twice")
-        chosen.append(name)
-    return chosen
-
-
 Matrix = np.ndarray[Any, np.dtype[np.float64]]
 
 
@@ -151,22 +141,31 @@ def _coded_matrix(coded: CodedRatings, raters: list[str]) -> Matrix:
 def workspace_agreement(
     ws: Workspace, *, annotators: Sequence[str] | None = None, by_query: bool = False
 ) -> AgreementReport:
-    """Agreement of ``annotators`` (default: every rater with a grade) over the
-    items they graded; with ``by_query``, also per query."""
+    """Agreement of ``annotators`` (default: every person with a grade; an
+    import or a model only when named) over the items they graded; with
+    ``by_query``, also per query. Adjudications are never compared."""
     # Over all items the grades are read coded, fast; per query (and where a
     # model's grade was recorded under a person's name) with their IDs.
     coded = None if by_query else coded_ratings(ws)
     columns = current_ratings(ws) if coded is None else None
     if coded is not None:
-        known = list(coded.raters)
+        kinds = dict(zip(coded.raters, coded.kinds, strict=True))
+        counts = np.bincount(coded.rater, minlength=len(coded.raters))
+        items = {name: int(count) for name, count in zip(coded.raters, counts, strict=True)}
+        adjudications = coded.adjudications
     else:
         assert columns is not None
-        known = sorted(set(columns.raters))
-    raters = _chosen(known, annotators)
+        kinds = columns.kinds
+        items = dict(Counter(columns.raters))
+        adjudications = columns.adjudications
+    raters = compared_raters(kinds, annotators)
+    left = left_out(kinds, items, raters, adjudications)
     if len(raters) < 2:
         have = ", ".join(quoted(n) for n in raters) or "none"
+        who = "named" if annotators is not None else "the people who graded"
         raise InputError(
-            f"agreement needs two annotators with grades or more; the workspace has {have}"
+            f"agreement needs two annotators with grades or more; compared ({who}): {have}; "
+            f"{left.line(quoted)}"
         )
     per_query = None
     if coded is not None:
@@ -176,7 +175,7 @@ def workspace_agreement(
         grades, item_queries = _grade_matrix(columns, raters)
         if by_query:
             per_query = _per_query(raters, grades, item_queries)
-    return AgreementReport(tuple(raters), agreement(raters, grades), per_query)
+    return AgreementReport(tuple(raters), agreement(raters, grades), per_query, left_out=left)
 
 
 def _per_query(

@@ -37,6 +37,21 @@ from judgepool.services.scoring import RunSource, score_run_with_tops
 HoleOrder = Literal["settle", "depth"]
 HOLE_ORDERS: Final = ("settle", "depth")
 
+REJECT_NOTE: Final = (
+    "unjudged=reject refuses every run with a hole, and the holes are what these "
+    "verdicts are about: the runs are compared as under unjudged=zero (the bounds "
+    "do not depend on that policy)"
+)
+
+
+def verdict_contract(contract: Contract) -> tuple[Contract, str | None]:
+    """The contract verdicts and settle orders are computed under, and why it
+    differs from ``contract`` if it does: ``unjudged=reject`` would refuse the
+    very runs whose unjudged documents the verdicts weigh, so it becomes ``zero``."""
+    if contract.unjudged == "reject":
+        return contract.with_changes(unjudged="zero"), REJECT_NOTE
+    return contract, None
+
 
 @dataclass(frozen=True)
 class ComparedRuns:

@@ -38,6 +38,44 @@ def pooled_items(ws: Workspace) -> list[tuple[str, str]]:
     ).fetchall()
 
 
+def judged_items(ws: Workspace) -> set[tuple[str, str]]:
+    """Every (query, doc) with a current grade from anyone (imports and models
+    included; unsure is not a grade) or a current adjudication."""
+    return {
+        (str(query_id), str(doc_id))
+        for query_id, doc_id in ws.conn.execute(
+            "SELECT query_id, doc_id FROM current_judgments WHERE grade IS NOT NULL "
+            "UNION SELECT query_id, doc_id FROM current_adjudications"
+        )
+    }
+
+
+def assignment_rows(ws: Workspace, assignment_id: int) -> list[tuple[str, str, str]]:
+    """The (annotator, query, doc) rows of one assignment."""
+    return [
+        (str(who), str(query_id), str(doc_id))
+        for who, query_id, doc_id in ws.conn.execute(
+            "SELECT annotator, query_id, doc_id FROM assigned_items WHERE assignment_id = ?",
+            (assignment_id,),
+        )
+    ]
+
+
+def graded_rows(ws: Workspace, assignment_id: int) -> set[tuple[str, str, str]]:
+    """The (annotator, query, doc) rows of one assignment whose annotator
+    currently holds a grade of the item."""
+    return {
+        (str(who), str(query_id), str(doc_id))
+        for who, query_id, doc_id in ws.conn.execute(
+            "SELECT a.annotator, a.query_id, a.doc_id FROM assigned_items a "
+            "JOIN current_judgments c ON c.query_id = a.query_id AND c.doc_id = a.doc_id "
+            "  AND c.annotator = a.annotator "
+            "WHERE a.assignment_id = ? AND c.grade IS NOT NULL",
+            (assignment_id,),
+        )
+    }
+
+
 def current_assignment(ws: Workspace) -> StoredAssignment | None:
     """The latest assignment, or None when the workspace has none."""
     row = ws.conn.execute(

@@ -24,27 +24,16 @@ from judgepool.core.errors import ContractError
 from judgepool.core.progress import StageCallback, no_stage
 from judgepool.core.settle import Hole, SettleState
 from judgepool.core.verdicts import RunInput, population
+from judgepool.services.assignments import assigned_items
 from judgepool.services.consensus import workspace_judgments
 from judgepool.services.scoring import run_names, stored_source
+from judgepool.services.verdicts import REJECT_NOTE as REJECT_NOTE
 from judgepool.services.verdicts import ComparedRuns, compare_runs, read_runs
+from judgepool.services.verdicts import verdict_contract as verdict_contract
 from judgepool.services.workspace import Workspace
 
 # the app's views show p-values as the command line does by default
 PERMUTATIONS = 10_000
-REJECT_NOTE = (
-    "unjudged=reject refuses every run with a hole, and the holes are what these "
-    "verdicts are about: the runs are compared as under unjudged=zero (the bounds "
-    "do not depend on that policy)"
-)
-
-
-def verdict_contract(contract: Contract) -> tuple[Contract, str | None]:
-    """The contract the verdicts are computed under, and why it differs from
-    ``contract`` if it does: ``unjudged=reject`` would refuse the very runs
-    whose unjudged documents the verdicts weigh, so it becomes ``zero``."""
-    if contract.unjudged == "reject":
-        return contract.with_changes(unjudged="zero"), REJECT_NOTE
-    return contract, None
 
 
 def compare_workspace(
@@ -68,12 +57,14 @@ def compare_workspace(
 class SettleStep:
     """Where the settle order stands: the next hole to judge (None when no hole
     is left that could move a comparison), how many holes and how many pairs
-    that could still flip remain."""
+    that could still flip remain. ``in_queue``: the holes are those of the
+    annotator's queue (their items of the current assignment)."""
 
     hole: Hole | None
     holes: int
     open_pairs: int
     pairs: int
+    in_queue: bool = False
 
 
 class SettleQueue:
@@ -82,18 +73,29 @@ class SettleQueue:
     Thread-safe: a worker may judge and rank while another waits (the grade
     screen's workers for successive grades run one after another)."""
 
-    def __init__(self, state: SettleState) -> None:
+    def __init__(
+        self, state: SettleState, within: frozenset[tuple[str, str]] | None = None
+    ) -> None:
         self._state = state
+        # the annotator's queue: the holes outside it are someone else's work
+        self._within = within
         self._lock = threading.Lock()
         # holes the annotator deferred (unsure) in this settle order: shown last
         self._deferred: list[tuple[str, str]] = []
 
     @classmethod
     def of_workspace(
-        cls, ws: Workspace, contract: Contract, *, on_progress: StageCallback = no_stage
+        cls,
+        ws: Workspace,
+        contract: Contract,
+        *,
+        annotator: str | None = None,
+        on_progress: StageCallback = no_stage,
     ) -> SettleQueue:
         """The settle order of every pair of the workspace's runs, on the
-        queries scored for every run (as ``judgepool holes --workspace``)."""
+        queries scored for every run (as ``judgepool holes --workspace``);
+        with ``annotator``, only the holes of their queue when the current
+        assignment gives them one."""
         names = run_names(ws)
         if not names:
             raise ContractError("the workspace has no runs: import runs to compare first")
@@ -107,7 +109,11 @@ class SettleQueue:
         queries, _ = population(inputs)
         tops = [{q: run.top[q] for q in queries if q in run.top} for run in inputs]
         pairs = list(itertools.combinations(range(len(names)), 2))
-        return cls(SettleState(names, tops, judgments, contract, queries, pairs))
+        within = None if annotator is None else assigned_items(ws, annotator)
+        return cls(
+            SettleState(names, tops, judgments, contract, queries, pairs),
+            None if within is None else frozenset(within),
+        )
 
     def judge(self, query_id: str, doc_id: str, grade: int) -> None:
         """Take in a saved grade (a document outside every top k changes nothing)."""
@@ -126,9 +132,12 @@ class SettleQueue:
         with self._lock:
             ranked = [hole for hole, _ in self._state.priorities()]
             open_pairs = len(self._state.open_pairs())
-            total = len(self._state.holes())
             pairs = len(self._state.pairs)
-        return SettleStep(_first(ranked, self._deferred), total, open_pairs, pairs)
+        within = self._within
+        if within is not None:
+            ranked = [hole for hole in ranked if (hole.query_id, hole.doc_id) in within]
+        first = _first(ranked, self._deferred)
+        return SettleStep(first, len(ranked), open_pairs, pairs, within is not None)
 
 
 def _first(ranked: Iterable[Hole], deferred: list[tuple[str, str]]) -> Hole | None:

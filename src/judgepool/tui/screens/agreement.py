@@ -3,9 +3,11 @@
 Per pair of annotators the items both graded, raw agreement and Cohen's κ
 (plain, linear and quadratic weights); over all of them Fleiss' κ and
 Krippendorff's α (ordinal and interval), as ``judgepool agreement`` computes
-them (`judgepool.services.agreement`). An undefined value shows as ``-`` and
-its reason is listed below. ``f5`` reads the grades again; a saved grade marks
-the screen stale, and it is read again when shown.
+them (`judgepool.services.agreement`): the people who graded, with a line
+saying what was left out (imports, models, adjudications) and why. An
+undefined value shows as ``-`` and its reason is listed below. ``f5`` reads
+the grades again; a saved grade marks the screen stale, and it is read again
+when shown.
 """
 
 from __future__ import annotations
@@ -115,6 +117,8 @@ class AgreementScreen(Screen[None]):
         text.append_text(
             literal_text(f"{len(overall.annotators)} annotators: " + ", ".join(overall.annotators))
         )
+        text.append("\n")
+        text.append_text(literal_text(report.left_out.line(hint=False), style="italic"))
         text.append(f"\nFleiss' κ {_value(overall.fleiss_kappa)}", style="bold")
         text.append(f" over {overall.fleiss_items:,} items graded by every one")
         text.append(f"\nKrippendorff's α ordinal {_value(overall.alpha_ordinal)}", style="bold")

@@ -351,7 +351,9 @@ class GradeScreen(RawTextToggle, SearchAndJudge, HoleLoop, GradeTeamActions):
     def on_settle_order_next(self, message: SettleOrder.Next) -> None:
         message.stop()
         if message.query_id is None or message.doc_id is None:
-            self._say(("settle order: no unjudged document left in the runs' top k", "green"))
+            last = self.query_one(SettleOrder).last
+            where = "in your queue" if last is not None and last.in_queue else "in the runs' top k"
+            self._say((f"settle order: no unjudged document left {where}", "green"))
             self._update_status()
             return
         saved = self._status.plain if self._status.plain.startswith("saved") else ""

@@ -11,9 +11,10 @@ tells its screen which document to show with a `SettleOrder.Next` message.
 
 The queue is built from the workspace (every stored run, its judgments under
 the consensus rule, the app's contract) when settle order starts, and again
-after an undo; a grade only updates it, and so do grades given elsewhere
-meanwhile (the comparison's side-by-side lists), taken in before the next
-ranking.
+after an undo. When the current assignment gives the annotator items, only
+the holes among them are offered (the others' holes are theirs to judge).
+A grade only updates the queue, and so do grades given elsewhere meanwhile
+(the comparison's side-by-side lists), taken in before the next ranking.
 """
 
 from __future__ import annotations
@@ -41,6 +42,8 @@ if TYPE_CHECKING:
 def step_text(step: SettleStep) -> Text:
     """The settle order's line: what is left, in words."""
     text = Text("settle order", style="bold magenta")
+    if step.in_queue:
+        text.append(" in your queue", style="magenta")
     holes = "1 hole" if step.holes == 1 else f"{step.holes} holes"
     text.append(f": {holes} left, ", style="")
     if step.open_pairs:
@@ -48,7 +51,8 @@ def step_text(step: SettleStep) -> Text:
     else:
         text.append(f"no pair of {step.pairs} can flip any more", style="bold green")
     if step.hole is None:
-        text.append(" · nothing left to judge", style="italic")
+        where = " in your queue" if step.in_queue else ""
+        text.append(f" · nothing left to judge{where}", style="italic")
     text.append("   (t or n: back to the pool order)", style="dim")
     return text
 
@@ -100,8 +104,10 @@ class SettleOrder(Static):
         self._saved = []  # the queue is read from the workspace: it has them
         self.update(Text("settle order: finding the holes…", style="italic magenta"))
 
+        annotator = review_host(self.app).annotator
+
         def build(ws: Workspace) -> tuple[SettleQueue, SettleStep]:
-            queue = SettleQueue.of_workspace(ws, contract)
+            queue = SettleQueue.of_workspace(ws, contract, annotator=annotator)
             return queue, queue.step()
 
         read_in_thread(self, self.readers, build, self._built, self._failed, group="settle")

@@ -1,0 +1,31 @@
+"""The holes of a workspace's stored runs in settle order, as ``judgepool holes
+--workspace WS --order settle`` lists them: every stored run, the
+workspace's judgments under its consensus rule, and its default contract,
+at its k (``unjudged=reject`` read as ``zero``, as the app's verdicts read
+it: the order does not depend on that policy, and ``reject`` would refuse
+the very runs whose holes are listed). ``assign --settle N`` hands out the
+first of them.
+"""
+
+from __future__ import annotations
+
+from judgepool.core.errors import InputError
+from judgepool.services.consensus import workspace_judgments
+from judgepool.services.scoring import run_names, stored_source
+from judgepool.services.verdicts import HoleListing, list_holes, verdict_contract
+from judgepool.store.workspace import Workspace
+
+
+def workspace_settle_order(ws: Workspace, *, limit: int | None = None) -> HoleListing:
+    """The holes of every stored run's top k in settle order (at most ``limit``)."""
+    names = run_names(ws)
+    if not names:
+        raise InputError(
+            "the workspace holds no runs, so it has no holes to settle: import runs first "
+            "(judgepool import WS run FILE)",
+            str(ws.path),
+        )
+    judgments, digest = workspace_judgments(ws)
+    contract, _ = verdict_contract(ws.default_contract())
+    sources = [stored_source(ws, name) for name in names]
+    return list_holes(sources, judgments, digest, contract, order="settle", limit=limit)
