@@ -388,3 +388,30 @@ def test_labels_the_defaults_would_share_are_the_names_given(
     assert f"(a) & {runs['bm25.trec']} &".replace("_", r"\_") in result.stdout
     assert f"(b) & {twin} &".replace("_", r"\_") in result.stdout
     assert "(c) & tuned &" in result.stdout  # the others keep their default
+
+
+def test_too_many_pairs_are_refused_before_any_run_is_read(
+    cli: Callable[..., Result], tmp_path: Path
+) -> None:
+    # issue 17: compare of 10,000 runs (50 M pairs) ran to 9.4 GB before it
+    # failed. Each file here would be refused as a bad line if it were read:
+    # the refusal (exit 1) counts, estimates and names the ways to narrow it.
+    qrels = write_qrels(tmp_path / "qrels", {f"q{i}": {"d": 1} for i in range(43)})
+    folder = tmp_path / "runs"
+    folder.mkdir()
+    paths = []
+    for i in range(10_000):
+        path = folder / f"r{i}.trec"
+        path.write_text("not a run line\n")
+        paths.append(path)
+    result = cli("compare", *paths, "--qrels", qrels)
+    assert result.exit_code == 1, result.output
+    assert result.stderr.startswith(
+        "judgepool: compare: 10,000 runs make 49,995,000 pairs, estimated at 8.2 TB of memory "
+    )
+    assert "--baseline RUN compares every run with one (9,999 pairs)" in result.stderr
+    assert "bad line" not in result.output and result.stdout == ""
+    # with --baseline the same 10,000 are 9,999 pairs: within the limit, so the
+    # runs are read, and the first one's bad line is what stops it
+    narrowed = cli("compare", *paths, "--qrels", qrels, "--baseline", paths[0])
+    assert narrowed.exit_code == 2 and f"{paths[0]}:1:" in narrowed.stderr, narrowed.output

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
 from judgepool.core.bounds import TopK
+from judgepool.core.comparison_size import check_comparison_size
 from judgepool.core.contract import Contract
 from judgepool.core.errors import ContractError
 from judgepool.core.progress import StageCallback, no_stage
@@ -35,6 +36,8 @@ from judgepool.core.verdicts import ComparisonReport, RunInput, compare, populat
 from judgepool.services.scoring import RunSource, score_run_with_tops
 
 HoleOrder = Literal["settle", "depth"]
+# runs named in the message of a --baseline that is none of them
+BASELINE_NAMES_SHOWN: Final = 20
 HOLE_ORDERS: Final = ("settle", "depth")
 
 
@@ -116,17 +119,35 @@ def runs_digest(digests: Sequence[str]) -> str:
     return hashlib.sha256(json.dumps(list(digests)).encode("utf-8")).hexdigest()
 
 
+def pair_count(names: Sequence[str], baseline: str | None) -> int:
+    """How many pairs `comparison_pairs` gives, without listing them."""
+    if baseline is None:
+        return len(names) * (len(names) - 1) // 2
+    _check_baseline(names, baseline)
+    return len(names) - 1
+
+
+def _check_baseline(names: Sequence[str], baseline: str) -> None:
+    if baseline not in names:
+        shown = ", ".join(repr(n) for n in names[:BASELINE_NAMES_SHOWN])
+        more = (
+            f", … {len(names) - BASELINE_NAMES_SHOWN} more"
+            if len(names) > BASELINE_NAMES_SHOWN
+            else ""
+        )
+        raise ContractError(
+            f"--baseline {baseline!r} is not one of the runs compared ({shown}{more}); "
+            "name one of them"
+        )
+
+
 def comparison_pairs(names: Sequence[str], baseline: str | None) -> list[tuple[int, int]]:
     """Every pair of runs (in the order given), or with a baseline every
     (run, baseline) pair: the baseline is always B, so a positive difference
     means the run beats it."""
     if baseline is None:
         return list(itertools.combinations(range(len(names)), 2))
-    if baseline not in names:
-        raise ContractError(
-            f"--baseline {baseline!r} is not one of the runs compared "
-            f"({', '.join(repr(n) for n in names)}); name one of them"
-        )
+    _check_baseline(names, baseline)
     base = names.index(baseline)
     return [(index, base) for index in range(len(names)) if index != base]
 
@@ -183,9 +204,17 @@ def compare_runs(
     on_progress: StageCallback = no_stage,
 ) -> ComparedRuns:
     """Compare the runs of ``sources`` (two or more, distinct names): every
-    pair, or every run with ``baseline``."""
+    pair, or every run with ``baseline``. A comparison whose estimate passes
+    the limit is refused before any run is read
+    (`judgepool.core.comparison_size`)."""
     names = [source.name for source in sources]
     check_names(names, 2, "compare")
+    # counted before a run is read or the pairs are listed (50 M pairs are
+    # gigabytes themselves): what they would need, refused past the limit
+    check_comparison_size(
+        len(names), pair_count(names, baseline), len(judgments), contract.k, permutations,
+        bootstrap, baseline=baseline is not None,
+    )  # fmt: skip
     pairs = comparison_pairs(names, baseline)
     started = time.perf_counter()
     scored = read_runs(sources, judgments, qrels_digest, contract, engine, on_progress)
