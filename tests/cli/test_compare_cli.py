@@ -166,7 +166,9 @@ def test_every_format_parses(cli: Callable[..., Result], tmp_path: Path) -> None
     for rule in (r"\toprule", r"\midrule", r"\bottomrule"):
         assert latex.count(rule) == 2
     assert data["fingerprint"] in latex and data["qrels_digest"] in latex
-    assert r"r\_1\&50\%\#\$\textasciitilde{}\textasciicircum{}\{x\}\textbackslash{}.trec" in latex
+    # labelled with the file name without its extension, LaTeX's specials escaped
+    odd_label = r"r\_1\&50\%\#\$\textasciitilde{}\textasciicircum{}\{x\}\textbackslash{}"
+    assert f"(b) & {odd_label} &" in latex
     assert "superscript" in latex
     markdown = cli("compare", *args, "--format", "markdown").stdout
     rows = [line for line in markdown.splitlines() if line.startswith("|")]
@@ -254,3 +256,162 @@ def test_a_real_process_prints_json_and_refuses_with_exit_2(tmp_path: Path) -> N
                              capture_output=True, text=True)  # fmt: skip
     assert refused.returncode == 2
     assert refused.stderr.strip() == "judgepool: compare needs at least 2 runs; 1 given"
+
+
+LATEX_QRELS = "q1 0 d1 3\nq1 0 d2 1\nq1 0 d3 0\nq2 0 d4 2\nq2 0 d5 0\nq3 0 d6 1\nq3 0 d7 2\n"
+LATEX_RUNS = {
+    "bm25.trec": {"q1": ["d1", "d2", "d3"], "q2": ["d5", "d4"], "q3": ["d6", "d7"]},
+    "lr=0.1/dense.trec.gz": {"q1": ["d2", "d1", "u1"], "q2": ["d4", "d5"], "q3": ["d7", "d6"]},
+    "tuned.run": {"q1": ["d3", "d1", "d2"], "q2": ["u2", "d4"], "q3": ["d7", "u3"]},
+}
+# every number hand-checkable: bm25's q1 is ideal (1.0), its q2 2/log2(3)/2 =
+# 0.6309, its q3 (1 + 2/log2(3)) / (2 + 1/log2(3)) = 0.8597; mean 0.8302
+LATEX_EXPECTED = r"""% judgepool compare: contract fingerprint {fingerprint}, qrels digest {qrels}
+% (a) bm25: {bm25}, run digest {bm25_digest}
+% (b) Dense_{{v2}} & 50%: {dense}, run digest {dense_digest}
+% (c) tuned: {tuned}, run digest {tuned_digest}
+\begin{{table}}[t]
+\centering
+\begin{{tabular}}{{llrrr}}
+\toprule
+& Run & nDCG@3 & 95\% CI & Bounds \\
+\midrule
+(a) & bm25 & 0.8302 & [0.367, 1.293] & [0.481, 0.830] \\
+(b) & Dense\_\{{v2\}} \& 50\% & 0.9322 & [0.641, 1.224] & [0.606, 0.940] \\
+(c) & tuned & 0.6834 & [0.514, 0.852] & [0.612, 0.842] \\
+\bottomrule
+\end{{tabular}}
+\caption{{nDCG@3 over 3 queries. A superscript letter marks a run significantly better than the run of that letter (two-sided paired randomisation test, 100 permutations, $p < 0.05$ after Holm's correction). Bounds: the range of the mean once every unjudged document is judged. Contract fingerprint \texttt{{{fingerprint12}}}, qrels digest \texttt{{{qrels12}}}.}}
+\end{{table}}
+
+\begin{{table}}[t]
+\centering
+\begin{{tabular}}{{llrrrl}}
+\toprule
+A & B & $\Delta$ & $p$ (adj.) & Bounds of $\Delta$ & Verdict \\
+\midrule
+bm25 & Dense\_\{{v2\}} \& 50\% & -0.1020 & 1.0000 & [-0.217, -0.016] & settled \\
+bm25 & tuned & 0.1468 & 1.0000 & [-0.272, 0.147] & could flip \\
+Dense\_\{{v2\}} \& 50\% & tuned & 0.2489 & 0.7500 & [-0.219, 0.327] & could flip \\
+\bottomrule
+\end{{tabular}}
+\caption{{Differences of nDCG@3 (A $-$ B), their randomisation $p$-values adjusted by Holm's correction, and their bounds once the unjudged documents are judged: settled when the sign cannot change. Contract fingerprint \texttt{{{fingerprint12}}}, qrels digest \texttt{{{qrels12}}}.}}
+\end{{table}}
+"""  # noqa: E501 - the captions are one line each, as printed
+
+
+def latex_case(tmp_path: Path) -> tuple[Path, dict[str, Path]]:
+    import gzip
+
+    qrels = tmp_path / "qrels.txt"
+    qrels.write_text(LATEX_QRELS)
+    runs: dict[str, Path] = {}
+    for name, lists in LATEX_RUNS.items():
+        path = tmp_path / "runs" / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        text = "".join(
+            f"{q} Q0 {d} {i + 1} {len(docs) - i} t\n" for q, docs in lists.items()
+            for i, d in enumerate(docs)
+        )  # fmt: skip
+        if name.endswith(".gz"):
+            with gzip.open(path, "wt") as handle:
+                handle.write(text)
+        else:
+            path.write_text(text)
+        runs[name] = path
+    return qrels, runs
+
+
+def test_latex_labels_and_digests_exactly(cli: Callable[..., Result], tmp_path: Path) -> None:
+    # issue 17, point 12: runs named by --label FILE=NAME (default: the file
+    # name without its extension), LaTeX's specials escaped in them; the
+    # captions' digests 12 hex digits, the full ones in comment lines
+    qrels, runs = latex_case(tmp_path)
+    paths = [runs["bm25.trec"], runs["lr=0.1/dense.trec.gz"], runs["tuned.run"]]
+    common = ("--qrels", qrels, "-k", "3", "--unjudged", "zero", "--permutations", "100",
+              "--bootstrap", "100")  # fmt: skip
+    data = compare_json(cli, *paths, *common)
+    scored = cli("score", *paths, *common[:6], "--format", "json")
+    digests = [json.loads(line)["run_digest"] for line in scored.stdout.splitlines()]
+    # a FILE holding '=' itself (lr=0.1/): the label is after the last '=' that
+    # ends a compared run's name
+    label = f"{runs['lr=0.1/dense.trec.gz']}=Dense_{{v2}} & 50%"
+    result = cli("compare", *paths, *common, "--format", "latex", "--label", label)
+    assert result.exit_code == 0, result.output
+    assert result.stdout == LATEX_EXPECTED.format(
+        fingerprint=data["fingerprint"], fingerprint12=data["fingerprint"][:12],
+        qrels=data["qrels_digest"], qrels12=data["qrels_digest"][:12],
+        bm25=paths[0], dense=paths[1], tuned=paths[2],
+        bm25_digest=digests[0], dense_digest=digests[1], tuned_digest=digests[2],
+    )  # fmt: skip
+    # another name of a compared file labels it too
+    other = tmp_path / "runs" / "." / "bm25.trec"
+    renamed = cli("compare", *paths, *common, "--format", "latex", "--label", f"{other}=BM25")
+    assert renamed.exit_code == 0, renamed.output
+    assert "(a) & BM25 & 0.8302" in renamed.stdout and "\nBM25 & tuned & 0.1468" in renamed.stdout
+
+
+@pytest.mark.parametrize(
+    ("labels", "message"),
+    [
+        (["nowhere.trec=X"], "'nowhere.trec=X' labels no run compared here"),
+        (["bm25"], "'bm25' is not FILE=NAME"),
+        (["{bm25}=  "], "gives an empty label"),
+        (["{bm25}=A", "{bm25}=B"], "is labelled twice ('A' and 'B')"),
+        (["{bm25}=Same", "{tuned}=Same"], "would both be labelled 'Same'"),
+    ],
+)
+def test_a_bad_label_is_refused_with_exit_2(
+    cli: Callable[..., Result], tmp_path: Path, labels: list[str], message: str
+) -> None:
+    qrels, runs = latex_case(tmp_path)
+    paths = [runs["bm25.trec"], runs["tuned.run"]]
+    names = {"bm25": paths[0], "tuned": paths[1]}
+    given = [part for text in labels for part in ("--label", text.format(**names))]
+    result = cli("compare", *paths, "--qrels", qrels, "--format", "latex", *given)
+    assert result.exit_code == 2 and message in result.stderr, result.output
+    other = cli("compare", *paths, "--qrels", qrels, "--label", f"{paths[0]}=B")
+    assert other.exit_code == 2
+    assert "--label applies to --format latex" in other.stderr
+
+
+def test_labels_the_defaults_would_share_are_the_names_given(
+    cli: Callable[..., Result], tmp_path: Path
+) -> None:
+    qrels, runs = latex_case(tmp_path)
+    twin = tmp_path / "other" / "bm25.trec"
+    twin.parent.mkdir()
+    twin.write_text(runs["tuned.run"].read_text())
+    args = (runs["bm25.trec"], twin, runs["tuned.run"], "--qrels", qrels, "--unjudged", "zero")
+    result = cli("compare", *args, "--format", "latex")
+    assert result.exit_code == 0, result.output
+    assert f"(a) & {runs['bm25.trec']} &".replace("_", r"\_") in result.stdout
+    assert f"(b) & {twin} &".replace("_", r"\_") in result.stdout
+    assert "(c) & tuned &" in result.stdout  # the others keep their default
+
+
+def test_too_many_pairs_are_refused_before_any_run_is_read(
+    cli: Callable[..., Result], tmp_path: Path
+) -> None:
+    # issue 17: compare of 10,000 runs (50 M pairs) ran to 9.4 GB before it
+    # failed. Each file here would be refused as a bad line if it were read:
+    # the refusal (exit 1) counts, estimates and names the ways to narrow it.
+    qrels = write_qrels(tmp_path / "qrels", {f"q{i}": {"d": 1} for i in range(43)})
+    folder = tmp_path / "runs"
+    folder.mkdir()
+    paths = []
+    for i in range(10_000):
+        path = folder / f"r{i}.trec"
+        path.write_text("not a run line\n")
+        paths.append(path)
+    result = cli("compare", *paths, "--qrels", qrels)
+    assert result.exit_code == 1, result.output
+    assert result.stderr.startswith(
+        "judgepool: compare: 10,000 runs make 49,995,000 pairs, estimated at 8.2 TB of memory "
+    )
+    assert "--baseline RUN compares every run with one (9,999 pairs)" in result.stderr
+    assert "bad line" not in result.output and result.stdout == ""
+    # with --baseline the same 10,000 are 9,999 pairs: within the limit, so the
+    # runs are read, and the first one's bad line is what stops it
+    narrowed = cli("compare", *paths, "--qrels", qrels, "--baseline", paths[0])
+    assert narrowed.exit_code == 2 and f"{paths[0]}:1:" in narrowed.stderr, narrowed.output

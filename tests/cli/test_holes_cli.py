@@ -95,3 +95,77 @@ def test_a_workspaces_stored_runs(cli: Callable[..., Result], tmp_path: Path) ->
     assert entries and {run for e in entries for run in e["runs"]} <= {"bm25", "splade"}
     refused = cli("holes", "--workspace", ws, "nope")
     assert refused.exit_code == 2 and "no run named 'nope'" in refused.stderr
+
+
+def test_holes_are_listed_under_every_unjudged_policy(
+    cli: Callable[..., Result], tmp_path: Path
+) -> None:
+    # listing the holes is the command's job: the default unjudged=reject, which
+    # refuses to score a run with one, must not refuse to list them (issue 17, 11)
+    qrels, a, b = hand_made(tmp_path)
+    args = (a, b, "--qrels", qrels, "-k", "3")
+    by_policy = {
+        policy: holes_json(cli, *args, "--unjudged", policy)
+        for policy in ("reject", "zero", "condense")
+    }
+    assert holes_json(cli, *args) == by_policy["reject"]  # the default
+    assert len(by_policy["reject"]) == 6
+    assert by_policy["reject"] == by_policy["zero"] == by_policy["condense"]
+    for order in ("settle", "depth"):
+        listed = holes_json(cli, *args, "--order", order)
+        assert listed == holes_json(cli, *args, "--order", order, "--unjudged", "zero")
+    table = cli("holes", *args)
+    assert table.exit_code == 0, table.output
+    assert "6 unjudged documents in the top 3 over 2 queries" in table.stdout
+    assert (
+        "note       listed as under unjudged=zero: reject refuses a run with holes, and the "
+        "holes are the same under every policy" in table.stdout
+    )
+
+
+def test_a_freshly_pooled_workspace_has_every_pooled_document_for_a_hole(
+    cli: Callable[..., Result], tmp_path: Path
+) -> None:
+    # no grade yet: the judged queries are none, and the holes are the runs' top
+    # k of the pooled queries (issue 17, 13)
+    ws = tmp_path / "ws.sqlite"
+    steps = [("init", ws)]
+    for name, file in (("bm25", "bm25.top20.trec"), ("splade", "splade-pp-ed.top20.trec")):
+        steps.append(("import", ws, "run", SAMPLE / file, "--name", name))
+    for args in steps:
+        assert cli(*args).exit_code == 0
+    pooled = cli("pool", ws, "--depth", "10")
+    assert pooled.exit_code == 0 and "736 members over 43 queries" in pooled.stdout
+    table = cli("holes", "--workspace", ws)
+    assert table.exit_code == 0, table.output
+    assert "736 unjudged documents in the top 10 over 43 queries" in table.stdout
+    for order in ("settle", "depth"):
+        entries = holes_json(cli, "--workspace", ws, "--order", order)
+        assert len({(e["query_id"], e["doc_id"]) for e in entries}) == len(entries) == 736
+    # one grade: that document leaves the list, its query stays with the others
+    first = holes_json(cli, "--workspace", ws, "--order", "depth", "--limit", "1")[0]
+    judged = cli("judge", ws, first["query_id"], first["doc_id"], "2", "--annotator", "alice")
+    assert judged.exit_code == 0, judged.output
+    after = holes_json(cli, "--workspace", ws, "--order", "depth")
+    assert len(after) == 735 and (first["query_id"], first["doc_id"]) not in {
+        (e["query_id"], e["doc_id"]) for e in after
+    }
+    assert len({e["query_id"] for e in after}) == 43
+    # -k deeper than the pool: the pooled queries' whole top k are holes, as
+    # a judged query's would be
+    deeper = holes_json(cli, "--workspace", ws, "-k", "20", "--order", "depth")
+    assert len(deeper) > len(after)
+
+
+def test_a_workspace_with_nothing_judged_or_pooled_says_what_to_do(
+    cli: Callable[..., Result], tmp_path: Path
+) -> None:
+    ws = tmp_path / "ws.sqlite"
+    for args in (("init", ws), ("import", ws, "run", SAMPLE / "bm25.top20.trec", "--name", "b")):
+        assert cli(*args).exit_code == 0
+    table = cli("holes", "--workspace", ws)
+    assert table.exit_code == 0, table.output
+    assert "0 unjudged documents in the top 10 over 0 queries" in table.stdout
+    assert "no query is judged or pooled yet: pool the runs first (judgepool pool WS" in (
+        table.stdout
+    )

@@ -182,6 +182,48 @@ def test_export_notes_as_tsv_and_jsonl(ws: Path, tmp_path: Path) -> None:
     )
 
 
+def test_export_notes_keeps_spreadsheets_from_evaluating_them(tmp_path: Path) -> None:
+    # issue 17: a note like =HYPERLINK(...) was exported as a formula. Text
+    # cells from data that a spreadsheet would evaluate (=, +, -, @; a tab or
+    # CR is an escape already) start with a quote (OWASP, CSV injection); a
+    # grade of -1 is a number and stays -1; JSONL keeps the text exact.
+    path = tmp_path / "sheet.sqlite"
+    assert run("init", path, "--scale", "-1..3").exit_code == 0
+    hyperlink = '=HYPERLINK("http://evil.example/x","open me")'
+    rows = (
+        ("-5", "+d1", -1, "@eve", hyperlink),
+        ("q1", "d2", 2, "=bob", "+1 agreed"),
+        ("q1", "d3", 0, "carol", "'quoted already"),
+        ("q1", "d4", 1, "dave", "-\tdash then tab"),
+        ("q1", "d5", 3, "erin", "plain = fine"),
+    )
+    with open_workspace(path) as workspace:
+        from judgepool.services.judging import judge
+
+        for query, doc, value, who, note in rows:
+            judge(workspace, query, doc, value, annotator=who, note=note, allow_new=True)
+    tsv = judgepool("export", path, "notes")
+    assert tsv.returncode == 0, tsv.stderr
+    fields = [line.split("\t") for line in tsv.stdout.splitlines()[1:]]
+    assert [(f[0], f[1], f[2], f[3], f[5], f[7]) for f in fields] == [
+        ("'-5", "'+d1", "'@eve", "-1", "human", "'" + hyperlink),
+        ("q1", "d2", "'=bob", "2", "human", "'+1 agreed"),
+        ("q1", "d3", "carol", "0", "human", "''quoted already"),
+        ("q1", "d4", "dave", "1", "human", "'-\\x09dash then tab"),
+        ("q1", "d5", "erin", "3", "human", "plain = fine"),
+    ]
+    assert all(
+        not cell.startswith(("=", "+", "-", "@")) or cell == "-1" for f in fields for cell in f
+    )
+    jsonl = judgepool("export", path, "notes", "--format", "jsonl")
+    records = [json.loads(line) for line in jsonl.stdout.splitlines()]
+    assert [
+        (r["query_id"], r["doc_id"], r["annotator"], r["grade"], r["note"]) for r in records
+    ] == [(query, doc, who, value, note) for query, doc, value, who, note in rows]
+    help_text = run("export", "--help").output
+    assert "single quote" in help_text and "spreadsheet" in help_text
+
+
 def test_blind_grading_is_on_by_default_and_can_be_turned_off(ws: Path) -> None:
     with open_workspace(ws) as workspace:
         assert blind_grading(workspace) is True

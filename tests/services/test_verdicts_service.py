@@ -179,6 +179,29 @@ def test_depth_order_is_round_robin_by_rank(tmp_path: Path) -> None:
     assert limited.holes == listing.holes[:2] and limited.total == 6
 
 
+def test_a_query_chosen_for_judging_without_a_grade_counts_as_a_judged_one_would(
+    tmp_path: Path,
+) -> None:
+    # q3 is pooled but not judged yet: its whole top k is holes. Returned by A
+    # only, it counts under missing=zero (B scores 0 there) and not under skip,
+    # as a judged query absent from a run would; a query nobody chose is not listed.
+    runs = {"A": {**DEPTH_RUNS["A"], "q3": ["n1", "n2"], "q9": ["z"]}, "B": DEPTH_RUNS["B"]}
+    sources = [file_source(write_run(tmp_path / n, r)) for n, r in runs.items()]
+    listed = {}
+    for missing in ("zero", "skip"):
+        contract = Contract(k=3, missing=missing, zero_idcg="exclude")
+        for order in ("depth", "settle"):
+            listing = list_holes(sources, DEPTH_JUDGMENTS, "x", contract, order=order,
+                                 unjudged_queries=["q3", "q1"])  # fmt: skip
+            listed[missing, order] = {(h.hole.query_id, h.hole.doc_id) for h in listing.holes}
+            assert listing.queries == (3 if missing == "zero" else 2)
+    without = list_holes(sources, DEPTH_JUDGMENTS, "x", Contract(k=3), order="depth")
+    before = {(h.hole.query_id, h.hole.doc_id) for h in without.holes}
+    fresh = {("q3", "n1"), ("q3", "n2")}
+    assert listed["zero", "depth"] == listed["zero", "settle"] == before | fresh
+    assert listed["skip", "depth"] == listed["skip", "settle"] == before
+
+
 def test_a_third_runs_holes_cannot_flip_a_settled_pair(tmp_path: Path) -> None:
     # A beats B on q1 by 1.0 and loses on q2 by 0.613: A ahead, no hole in either
     # run. C's two holes on q1, both judged 3, shrink q1's difference to 0.204.

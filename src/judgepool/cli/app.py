@@ -3,11 +3,14 @@
 ``judgepool`` with no command runs ``demo``: it builds
 ``workspaces/demo.sqlite`` from ``sample_data/`` on first use and opens it.
 The workspace is opened (and checked) before the app starts, so a wrong path
-is an error message and exit code 2, never a half-drawn screen.
+is an error message and exit code 2, never a half-drawn screen. So is a
+missing terminal (`require_terminal`): without one, Textual's input loop reads
+an end of file again and again and spins at 100 % CPU.
 """
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -16,6 +19,7 @@ import click
 
 from judgepool.cli import main
 from judgepool.cli.lazy import LazyModule
+from judgepool.core.errors import JudgepoolError
 
 if TYPE_CHECKING:
     from judgepool.services import entry_checks
@@ -25,6 +29,40 @@ else:
     workspaces = LazyModule("judgepool.services.workspace")
 
 ANNOTATOR_HELP = "Who is grading (default: the login name)."
+
+
+class NoTerminal(JudgepoolError):
+    """The app was started without a terminal to read keys from or draw on (exit 2)."""
+
+
+def require_terminal() -> None:
+    """Refuse to start the app without a terminal on standard input, output and
+    error: Textual's terminal driver reads keys from standard input (at its
+    end of file it spins), draws on standard error, and takes the screen's
+    size from standard output (redirected, the app is drawn 80 × 24 whatever
+    the window). A driver named in TEXTUAL_DRIVER brings its own input and
+    output: textual-serve runs each session (``--signed-in-session``) over
+    pipes with its web driver."""
+    if os.environ.get("TEXTUAL_DRIVER"):
+        return
+    for name, stream, does in (
+        ("standard input", sys.stdin, "reads keys from it"),
+        ("standard output", sys.stdout, "takes the screen's size from it"),
+        ("standard error", sys.stderr, "draws on it"),
+    ):
+        if not _is_terminal(stream):
+            raise NoTerminal(
+                f"the app needs a terminal, and {name} is not one (the app {does}): run "
+                "judgepool tui in a terminal, or judgepool serve WS to grade in a browser"
+            )
+
+
+def _is_terminal(stream: object) -> bool:
+    isatty = getattr(stream, "isatty", None)
+    try:
+        return bool(isatty()) if callable(isatty) else False
+    except (OSError, ValueError):  # closed
+        return False
 
 
 def _run_app(workspace: Path, annotator: str | None, *, sign_in_first: bool = False) -> None:
@@ -46,6 +84,7 @@ def _run_app(workspace: Path, annotator: str | None, *, sign_in_first: bool = Fa
         # the name as the workspace holds it; a new one in NFC, not too long,
         # and not a lookalike of a name it holds
         who = entry_checks.annotator_name(ws, who)
+        require_terminal()
         session = read_session(ws, who)
         from judgepool.tui.app import create_app
 
@@ -66,6 +105,7 @@ def _run_signed_in_session(workspace: Path) -> None:
     computing must not keep it alive (`judgepool.tui.served_driver`)."""
     ws = workspaces.open_workspace(workspace)
     try:
+        require_terminal()
         from judgepool.tui.app import create_app
 
         app = create_app(workspace, "", None, ws, sign_in_first=True)
@@ -103,7 +143,13 @@ def demo(annotator: str | None) -> None:
 def tui(workspace: str | None, annotator: str | None, sign_in_first: bool) -> None:
     """Open the app on WORKSPACE (default: the demo workspace).
 
-    A bare name (no slash, no suffix) means workspaces/NAME.sqlite.
+    A bare name (no slash, no suffix) means workspaces/NAME.sqlite. The app
+    needs a terminal on standard input, output and error (without one it is
+    refused, exit 2); judgepool serve runs it for browsers.
+
+    \b
+    Example:
+      judgepool tui team.sqlite --annotator alice
     """
     if workspace is None:
         from judgepool.services.demo import ensure_demo_workspace

@@ -19,6 +19,7 @@ from judgepool.cli import main
 from judgepool.cli.contract_options import build_contract, contract_options
 from judgepool.cli.params import AsciiInteger
 from judgepool.cli.progress import StageProgress
+from judgepool.cli.run_labels import run_labels
 from judgepool.cli.score_inputs import judgments_options, read_judgments, run_refs, run_sources
 from judgepool.cli.verdict_render import (
     render_compare_latex,
@@ -86,6 +87,15 @@ MAX_DRAWS = 10_000_000
     "superscripts.",
 )
 @click.option(
+    "--label",
+    "labels",
+    multiple=True,
+    metavar="FILE=NAME",
+    help="With --format latex: name the run FILE (as given among the RUNs) NAME in the "
+    "tables; repeat for each run to name. [default: the file name without its extension; "
+    "a stored run's name]",
+)
+@click.option(
     "--engine",
     type=click.Choice(ENGINES),
     default="fast",
@@ -104,6 +114,7 @@ def compare(
     bootstrap: int,
     seed: int,
     output_format: str,
+    labels: tuple[str, ...],
     engine: str,
     **options: Any,
 ) -> None:
@@ -116,7 +127,14 @@ def compare(
     test p-values (raw and adjusted), a bootstrap interval, the effect size,
     and the bounds of the difference under the unjudged documents with a
     verdict: settled, could flip or tied.
+
+    \b
+    Example:
+      judgepool compare bm25.trec splade.trec --qrels qrels.txt --format latex \\
+        --label bm25.trec=BM25 --label splade.trec=SPLADE++
     """
+    if labels and output_format != "latex":
+        raise click.UsageError("--label applies to --format latex (the tables for a paper)")
     progress = StageProgress(enabled=sys.stderr.isatty())
     with progress:
         progress.update("reading judgments")
@@ -124,6 +142,7 @@ def compare(
             qrels, workspace, consensus, lambda base: build_contract(base, preset, options)
         )
         sources = run_sources(judged, run_refs(judged, runs))
+        named = run_labels(sources, labels) if output_format == "latex" else {}
         compared = compare_runs(
             sources,
             judged.judgments,
@@ -142,6 +161,6 @@ def compare(
     elif output_format == "markdown":
         click.echo(render_compare_markdown(compared))
     elif output_format == "latex":
-        click.echo(render_compare_latex(compared))
+        click.echo(render_compare_latex(compared, named))
     else:
         click.echo(render_compare_table(compared, judged.label))

@@ -75,6 +75,14 @@ def holes(
     """List the unjudged documents ("holes") in the top k of RUN files (or, with
     --workspace, stored runs by name; every stored run when none is named), on
     the queries scored for every run, in the order worth judging them.
+
+    The list is the same under every --unjudged policy (reject, the default,
+    refuses to score a run with holes, but not to list them). With --workspace,
+    a pooled query without a grade yet counts too: its whole top k is holes.
+
+    \b
+    Example:
+      judgepool holes --workspace team.sqlite --limit 20
     """
     progress = StageProgress(enabled=sys.stderr.isatty())
     with progress:
@@ -83,6 +91,14 @@ def holes(
             qrels, workspace, consensus, lambda base: build_contract(base, preset, options)
         )
         sources = run_sources(judged, run_refs(judged, runs))
+        # a workspace's pooled queries are chosen for judging: before their
+        # first grade, every document of their top k is a hole
+        pooled: list[str] = []
+        if judged.workspace is not None:
+            # imported here: holes of plain files must not pay for loading SQLite
+            from judgepool.services.pools import pooled_queries
+
+            pooled = pooled_queries(judged.workspace)
         listing = list_holes(
             sources,
             judged.judgments,
@@ -91,15 +107,19 @@ def holes(
             order=order,
             limit=limit,
             engine=engine,
+            unjudged_queries=pooled,
             on_progress=progress.update,
         )
     if output_format == "json":
         click.echo(json.dumps([entry.to_dict() for entry in listing.holes], ensure_ascii=False))
     else:
-        click.echo(render_holes_table(listing, judged.label, order, judged.contract))
+        in_workspace = judged.workspace is not None
+        click.echo(render_holes_table(listing, judged.label, order, judged.contract, in_workspace))
 
 
-def render_holes_table(listing: HoleListing, label: str, order: str, contract: Any) -> str:
+def render_holes_table(
+    listing: HoleListing, label: str, order: str, contract: Any, in_workspace: bool = False
+) -> str:
     """The holes for people: provenance, counts, then one row per document."""
     shown = len(listing.holes)
     out = [
@@ -108,8 +128,20 @@ def render_holes_table(listing: HoleListing, label: str, order: str, contract: A
         f"holes      {listing.total} unjudged documents in the top {contract.k} over "
         f"{listing.queries} queries; {order} order"
         + (f", the first {shown} shown" if shown < listing.total else ""),
-        "",
     ]
+    if contract.unjudged == "reject":
+        out.append(
+            "note       listed as under unjudged=zero: reject refuses a run with holes, and "
+            "the holes are the same under every policy"
+        )
+    if listing.queries == 0:
+        out.append(
+            "note       no query is judged or pooled yet: pool the runs first (judgepool pool WS "
+            "--depth D), or grade a document"
+            if in_workspace
+            else "note       the judgments judge none of the queries every run returned"
+        )
+    out.append("")
     rows = [
         [str(place), literal(entry.hole.query_id), literal(entry.hole.doc_id),
          ", ".join(literal(run) for run in entry.hole.runs), str(entry.hole.best_rank),

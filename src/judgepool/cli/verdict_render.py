@@ -1,12 +1,18 @@
 """Renderings of a comparison of runs (``judgepool compare``) for people and papers:
 an aligned table with a legend, a Markdown table, and a LaTeX table in the
 booktabs style. Run names and query IDs pass through `literal` first, and
-LaTeX's special characters are escaped on top of that."""
+LaTeX's special characters are escaped on top of that.
+
+The LaTeX tables name the runs by their labels (`judgepool.cli.run_labels`)
+and give the digests in their captions shortened to `SHORT_DIGEST` hex
+digits, which identify them in practice; the full digests, and which file and
+run digest each label stands for, are LaTeX comments above the tables: in the
+source, out of the typeset page."""
 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Final
 
 from judgepool.cli.render import contract_lines, fmt, table
@@ -18,6 +24,8 @@ from judgepool.services.verdicts import ComparedRuns
 LEFT_OUT_SHOWN: Final = 10
 # an adjusted p-value below this marks a difference as significant (LaTeX superscripts)
 ALPHA: Final = 0.05
+# hex digits of a digest in a LaTeX caption (the full digests are in comments)
+SHORT_DIGEST: Final = 12
 
 
 def interval(values: tuple[float, float] | None, places: int = 4) -> str:
@@ -202,14 +210,26 @@ def _beats(pair: PairStats) -> int:
     return 1 if pair.mean_diff > 0 else -1
 
 
-def render_compare_latex(compared: ComparedRuns) -> str:
+def latex_comment(text: str) -> str:
+    """A LaTeX comment line holding ``text`` literally (a line break in it is
+    shown as an escape, so nothing after it can leave the comment)."""
+    return f"% {literal(text)}"
+
+
+def render_compare_latex(compared: ComparedRuns, labels: Mapping[str, str] | None = None) -> str:
     """A booktabs table of the runs, significance by superscripts, and one of
-    the pairs with their bounds and verdicts."""
+    the pairs with their bounds and verdicts; each run named by its label
+    (``labels``: by run name; the run's name where none is given)."""
     report = compared.report
     k = report.contract.k
     keys = run_keys(report)
     letters = [keys[run.run] for run in report.runs]
     index = {run.run: i for i, run in enumerate(report.runs)}
+    named = dict(labels or {})
+
+    def label(run: str) -> str:
+        return latex_escape(named.get(run, run))
+
     better: dict[int, list[str]] = defaultdict(list)
     for pair in report.pairs:
         a, b = index[pair.a], index[pair.b]
@@ -218,7 +238,21 @@ def render_compare_latex(compared: ComparedRuns) -> str:
                 better[a].append(letters[b])
             case -1:
                 better[b].append(letters[a])
+    fingerprint = compared.fingerprint[:SHORT_DIGEST]
+    qrels = compared.qrels_digest[:SHORT_DIGEST]
     out = [
+        latex_comment(
+            f"judgepool compare: contract fingerprint {compared.fingerprint}, "
+            f"qrels digest {compared.qrels_digest}"
+        ),
+    ]
+    for i, (run, digest) in enumerate(zip(report.runs, compared.run_digests, strict=True)):
+        out.append(
+            latex_comment(
+                f"({letters[i]}) {named.get(run.run, run.run)}: {run.run}, run digest {digest}"
+            )
+        )
+    out += [
         r"\begin{table}[t]",
         r"\centering",
         r"\begin{tabular}{llrrr}",
@@ -230,7 +264,7 @@ def render_compare_latex(compared: ComparedRuns) -> str:
         marks = "".join(sorted(better[i]))
         value = fmt(run.ndcg) + (f"$^{{{marks}}}$" if marks else "")
         out.append(
-            f"({letters[i]}) & {latex_escape(run.run)} & {value} & "
+            f"({letters[i]}) & {label(run.run)} & {value} & "
             f"{interval(run.ci, 3)} & {interval(run.bounds, 3)} \\\\"
         )
     out += [r"\bottomrule", r"\end{tabular}"]
@@ -239,8 +273,8 @@ def render_compare_latex(compared: ComparedRuns) -> str:
         "letter marks a run significantly better than the run of that letter (two-sided paired "
         f"randomisation test, {report.permutations} permutations, $p < {ALPHA}$ after "
         f"{_correction_name(report)}). Bounds: the range of the mean once every unjudged document "
-        "is judged. Contract fingerprint \\texttt{" + compared.fingerprint + "}, qrels digest "
-        "\\texttt{" + compared.qrels_digest + "}.}",
+        "is judged. Contract fingerprint \\texttt{" + fingerprint + "}, qrels digest "
+        "\\texttt{" + qrels + "}.}",
         r"\end{table}",
         "",
         r"\begin{table}[t]",
@@ -252,7 +286,7 @@ def render_compare_latex(compared: ComparedRuns) -> str:
     ]
     for pair in report.pairs:
         out.append(
-            f"{latex_escape(pair.a)} & {latex_escape(pair.b)} & {fmt(pair.mean_diff)} & "
+            f"{label(pair.a)} & {label(pair.b)} & {fmt(pair.mean_diff)} & "
             f"{pvalue(pair.randomization_p_adjusted)} & {interval(pair.diff_bounds, 3)} & "
             f"{pair.verdict or '-'} \\\\"
         )
@@ -262,9 +296,9 @@ def render_compare_latex(compared: ComparedRuns) -> str:
         r"\caption{Differences of nDCG@" + str(k) + " (A $-$ B), their randomisation $p$-values "
         f"adjusted by {_correction_name(report)}, and their bounds once the unjudged documents "
         "are judged: settled when the sign cannot change. Contract fingerprint \\texttt{"
-        + compared.fingerprint
+        + fingerprint
         + "}, qrels digest \\texttt{"
-        + compared.qrels_digest
+        + qrels
         + "}.}",
         r"\end{table}",
     ]

@@ -331,7 +331,9 @@ def pool_command(workspace: str, runs: str | None, depth: int, name: str) -> Non
     default=None,
     help="Notes only: tsv (a header, then query_id, doc_id, annotator, grade, created_at, "
     "source, event, note; a backslash doubled, controls such as tab and line breaks and "
-    "bidi marks written as visible escapes like \\x09) or jsonl. [default: tsv]",
+    "bidi marks written as visible escapes like \\x09; a text cell a spreadsheet would "
+    "evaluate, starting with =, +, - or @, or one starting with a single quote, gets a single "
+    "quote in front) or jsonl (the text exact). [default: tsv]",
 )
 @click.option(
     "--consensus",
@@ -354,7 +356,13 @@ def export_command(
     qrels: by default the consensus of all annotators; with --annotator, one
     annotator's current grades. Items only marked unsure are not judged.
     notes: every note in the order it was written, with its item, annotator,
-    grade and time (--format tsv or jsonl).
+    grade and time (--format tsv or jsonl). In TSV, a note, ID or name that a
+    spreadsheet would take for a formula (=HYPERLINK(...)) starts with a
+    single quote, so it opens as text (OWASP's advice on CSV injection).
+
+    \b
+    Example:
+      judgepool export team.sqlite notes -o notes.tsv
     """
     to_stdout = is_standard_output(output)  # the summary must not mix with the exported data
     if what == "notes":

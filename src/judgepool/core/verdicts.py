@@ -265,6 +265,14 @@ def _longest(runs: Sequence[RunInput]) -> int:
     return max((max(map(len, run.top.values()), default=0) for run in runs), default=0)
 
 
+def queries_per_table(runs: int, depth: int) -> int:
+    """How many queries one table of holes holds when ``runs`` runs are compared
+    on lists of ``depth`` (the cutoff, or the longest list if shorter). Queries
+    are independent: a table at a time, of a size that keeps its arrays
+    (queries × runs × holes of the union, at most runs × depth) small."""
+    return max(1, _TABLE_CELLS // (runs * runs * depth))
+
+
 def _bounds(
     runs: Sequence[RunInput],
     pairs: Sequence[tuple[int, int]],
@@ -276,10 +284,7 @@ def _bounds(
     each pair's number of holes (those its two runs returned)."""
     gains = GainLevels.of(contract).gains
     tops = [run.top for run in runs]
-    # queries are independent: a table at a time, of a size that keeps its
-    # arrays (queries × runs × holes of the union, at most runs × k) small
-    widest = len(runs) * len(runs) * min(contract.k, max(_longest(runs), 1))
-    step = max(1, _TABLE_CELLS // widest)
+    step = queries_per_table(len(runs), min(contract.k, max(_longest(runs), 1)))
     run_lows: list[list[F64]] = [[] for _ in runs]
     run_highs: list[list[F64]] = [[] for _ in runs]
     pair_lows: list[list[F64]] = [[] for _ in pairs]

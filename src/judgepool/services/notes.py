@@ -6,9 +6,14 @@ empty when withdrawn), created_at, source, event, note. A backslash in a
 field is written ``\\\\``, and every character that could act on a terminal
 or break the line (tab, line breaks, other controls, bidi marks) as its
 visible escape (`judgepool.display.literal`: a tab is ``\\x09``), so each note
-stays on one line of one column and reads back exactly. JSONL escapes the
-same characters the JSON way (``\\u001b``, ``\\u202e``); other text is kept
-as it is.
+stays on one line of one column. The text cells (query_id, doc_id,
+annotator, source, note) that a spreadsheet would evaluate as a formula
+(starting with ``=``, ``+``, ``-`` or ``@``) get a single quote in front, and
+so does one starting with a quote (`judgepool.formats.spreadsheet_cells`):
+dropping one leading quote and undoing the escapes reads each back exactly.
+The grade, time and event are values the program writes, as they are.
+JSONL escapes the same characters the JSON way (``\\u001b``, ``\\u202e``);
+other text is kept as it is, formulas included: JSON is read by programs.
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ from typing import Final, TextIO
 
 from judgepool.core.errors import InputError
 from judgepool.display import literal
+from judgepool.formats.spreadsheet_cells import inert_cell
 from judgepool.services.entry_checks import check_known_annotator
 from judgepool.store import notes as store
 from judgepool.store.notes import Note
@@ -35,6 +41,11 @@ _JSON_UNSAFE: Final = re.compile("[\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u206
 
 def _tsv_field(text: str) -> str:
     return literal(text.replace("\\", "\\\\"))
+
+
+def _tsv_text(text: str) -> str:
+    """A text cell from data: escaped, then made inert for spreadsheets."""
+    return inert_cell(_tsv_field(text))
 
 
 def _json_line(record: Mapping[str, object]) -> str:
@@ -81,8 +92,9 @@ def export_notes(
             out.write(_json_line(record) + "\n")
             continue
         fields = (
-            note.query_id, note.doc_id, note.annotator, _grade(note), note.created_at,
-            note.source, str(note.event_id), note.note,
+            _tsv_text(note.query_id), _tsv_text(note.doc_id), _tsv_text(note.annotator),
+            _grade(note), _tsv_field(note.created_at), _tsv_text(note.source),
+            str(note.event_id), _tsv_text(note.note),
         )  # fmt: skip
-        out.write("\t".join(_tsv_field(field) for field in fields) + "\n")
+        out.write("\t".join(fields) + "\n")
     return NotesExport(len(found), len({note.annotator for note in found}))

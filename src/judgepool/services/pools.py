@@ -61,3 +61,9 @@ def pool(
         added = pools.add_to_pool(conn, name, contributions, depth)
     members, queries = pools.pool_size(ws, name)
     return PoolResult(name, depth, tuple(r.name for r in chosen), added, members, queries)
+
+
+def pooled_queries(ws: Workspace) -> list[str]:
+    """The queries chosen for judging: every query a pool of the workspace holds
+    documents of (sorted)."""
+    return pools.pooled_query_ids(ws)

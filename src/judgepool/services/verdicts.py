@@ -19,11 +19,12 @@ import hashlib
 import itertools
 import json
 import time
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
 from judgepool.core.bounds import TopK
+from judgepool.core.comparison_size import check_comparison_size
 from judgepool.core.contract import Contract
 from judgepool.core.errors import ContractError
 from judgepool.core.progress import StageCallback, no_stage
@@ -35,6 +36,8 @@ from judgepool.core.verdicts import ComparisonReport, RunInput, compare, populat
 from judgepool.services.scoring import RunSource, score_run_with_tops
 
 HoleOrder = Literal["settle", "depth"]
+# runs named in the message of a --baseline that is none of them
+BASELINE_NAMES_SHOWN: Final = 20
 HOLE_ORDERS: Final = ("settle", "depth")
 
 REJECT_NOTE: Final = (
@@ -131,17 +134,35 @@ def runs_digest(digests: Sequence[str]) -> str:
     return hashlib.sha256(json.dumps(list(digests)).encode("utf-8")).hexdigest()
 
 
+def pair_count(names: Sequence[str], baseline: str | None) -> int:
+    """How many pairs `comparison_pairs` gives, without listing them."""
+    if baseline is None:
+        return len(names) * (len(names) - 1) // 2
+    _check_baseline(names, baseline)
+    return len(names) - 1
+
+
+def _check_baseline(names: Sequence[str], baseline: str) -> None:
+    if baseline not in names:
+        shown = ", ".join(repr(n) for n in names[:BASELINE_NAMES_SHOWN])
+        more = (
+            f", … {len(names) - BASELINE_NAMES_SHOWN} more"
+            if len(names) > BASELINE_NAMES_SHOWN
+            else ""
+        )
+        raise ContractError(
+            f"--baseline {baseline!r} is not one of the runs compared ({shown}{more}); "
+            "name one of them"
+        )
+
+
 def comparison_pairs(names: Sequence[str], baseline: str | None) -> list[tuple[int, int]]:
     """Every pair of runs (in the order given), or with a baseline every
     (run, baseline) pair: the baseline is always B, so a positive difference
     means the run beats it."""
     if baseline is None:
         return list(itertools.combinations(range(len(names)), 2))
-    if baseline not in names:
-        raise ContractError(
-            f"--baseline {baseline!r} is not one of the runs compared "
-            f"({', '.join(repr(n) for n in names)}); name one of them"
-        )
+    _check_baseline(names, baseline)
     base = names.index(baseline)
     return [(index, base) for index in range(len(names)) if index != base]
 
@@ -198,9 +219,17 @@ def compare_runs(
     on_progress: StageCallback = no_stage,
 ) -> ComparedRuns:
     """Compare the runs of ``sources`` (two or more, distinct names): every
-    pair, or every run with ``baseline``."""
+    pair, or every run with ``baseline``. A comparison whose estimate passes
+    the limit is refused before any run is read
+    (`judgepool.core.comparison_size`)."""
     names = [source.name for source in sources]
     check_names(names, 2, "compare")
+    # counted before a run is read or the pairs are listed (50 M pairs are
+    # gigabytes themselves): what they would need, refused past the limit
+    check_comparison_size(
+        len(names), pair_count(names, baseline), len(judgments), contract.k, permutations,
+        bootstrap, baseline=baseline is not None,
+    )  # fmt: skip
     pairs = comparison_pairs(names, baseline)
     started = time.perf_counter()
     scored = read_runs(sources, judgments, qrels_digest, contract, engine, on_progress)
@@ -250,6 +279,18 @@ class HoleListing:
     queries: int
 
 
+def listing_contract(contract: Contract) -> Contract:
+    """The contract the holes are found under: ``contract`` with ``unjudged=zero``.
+
+    The unjudged policies differ in what they do with a hole, not in which
+    documents are holes: ``reject`` refuses a run that has one (so it would
+    refuse the very runs whose holes are asked for), ``condense`` removes
+    them from the scored list but keeps their places in the top k
+    (`judgepool.core.top_k`), as ``zero`` does. Listed as under ``zero``, the
+    holes and their order are the same under every policy."""
+    return contract.with_changes(unjudged="zero")
+
+
 def list_holes(
     sources: Sequence[RunSource],
     judgments: Judgments,
@@ -259,20 +300,30 @@ def list_holes(
     order: HoleOrder = "settle",
     limit: int | None = None,
     engine: str = "fast",
+    unjudged_queries: Collection[str] = (),
     on_progress: StageCallback = no_stage,
 ) -> HoleListing:
     """The unjudged documents of the runs' top k on the queries scored for
     every run, best first: ``settle`` (what narrows the comparisons that could
     still flip most, `core.settle`) or ``depth`` (by rank, round-robin over
-    the runs in the order given). At most ``limit`` of them."""
+    the runs in the order given). At most ``limit`` of them. Under every
+    unjudged policy alike (`listing_contract`).
+
+    ``unjudged_queries``: queries chosen for judging that the judgments do not
+    know yet (a workspace's pooled queries before their first grade); each
+    counts as a judged query with nothing judged, so its whole top k is holes."""
     if order not in HOLE_ORDERS:
         raise ContractError(f"order must be one of {', '.join(HOLE_ORDERS)}, got {order!r}")
     names = [source.name for source in sources]
     check_names(names, 1, "holes")
+    contract = listing_contract(contract)
+    fresh = sorted(set(unjudged_queries) - judgments.keys())
+    if fresh:
+        judgments = {**judgments, **{query: {} for query in fresh}}
     scored = read_runs(sources, judgments, qrels_digest, contract, engine, on_progress)
     on_progress("finding the holes")
     inputs = [RunInput(run.run, run.evaluation, top) for run, top in scored]
-    queries, _ = population(inputs)
+    queries = _listed_queries(inputs, fresh, contract)
     tops = [{q: run.top[q] for q in queries if q in run.top} for run in inputs]
     ranked: list[tuple[Hole, float]]
     if order == "depth":
@@ -285,3 +336,22 @@ def list_holes(
     return HoleListing(
         tuple(RankedHole(hole, priority) for hole, priority in shown), len(ranked), len(queries)
     )
+
+
+def _listed_queries(
+    inputs: Sequence[RunInput], fresh: Sequence[str], contract: Contract
+) -> list[str]:
+    """The queries whose holes are listed: those scored for every run (as
+    ``compare`` pairs them), and each query of ``fresh`` (nothing judged yet)
+    that the runs return as a judged query would count: every run returned
+    it, or, under ``missing=zero``, one did (the others score 0 there). A
+    fresh query's zero IDCG does not leave it out: judging its holes is what
+    gives it one."""
+    judged, _ = population(inputs)
+    new = set(fresh)
+    queries = [query for query in judged if query not in new]
+    for query in fresh:
+        returned = [query in run.top for run in inputs]
+        if all(returned) or (contract.missing == "zero" and any(returned)):
+            queries.append(query)
+    return sorted(queries)

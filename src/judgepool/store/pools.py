@@ -94,3 +94,9 @@ def pool_size(ws: Workspace, pool: str) -> tuple[int, int]:
         "SELECT COUNT(*), COUNT(DISTINCT query_id) FROM pool_members WHERE pool = ?", (pool,)
     ).fetchone()
     return int(row[0]), int(row[1])
+
+
+def pooled_query_ids(ws: Workspace) -> list[str]:
+    """Every query that some pool holds a document of, sorted."""
+    rows = ws.conn.execute("SELECT DISTINCT query_id FROM pool_members ORDER BY query_id")
+    return [str(row[0]) for row in rows]

@@ -16,7 +16,11 @@ Bindings (also in the footer):
 - ``p`` every pair of runs: tests, bounds and verdicts (the pairs' verdicts
   are also in the table under the runs), and a query's two lists side by side;
 - ``c`` change the contract (everything recomputes);
-- ``f5`` recompute now.
+- ``f5`` recompute now;
+- when ``unjudged=reject`` refuses runs (they have holes: every run of a new
+  workspace), a line under the runs says so with the ways out: ``h`` sends
+  the refused runs' holes to grading, ``z`` and ``x`` score this session
+  under ``unjudged=zero`` or ``condense`` (`judgepool.tui.refusals`).
 
 Scoring runs in a thread worker (group ``scores``, exclusive: a newer
 request cancels an older one) that borrows a read connection to the
@@ -45,7 +49,7 @@ from judgepool.display import literal
 from judgepool.services.review import Scoreboard, drill_down, score_workspace_runs
 from judgepool.tui.dialogs.comparison import ComparisonScreen
 from judgepool.tui.dialogs.drilldown import DrilldownScreen
-from judgepool.tui.refusals import app_refusal
+from judgepool.tui.refusals import app_refusal, refused_runs_line, unjudged_refusals
 from judgepool.tui.screens.review import ReviewScreen
 from judgepool.tui.widgets.score_histogram import NdcgHistogram
 from judgepool.tui.widgets.score_runs import RunSummaryTable
@@ -65,6 +69,11 @@ class ScoresScreen(ReviewScreen):
     ScoresScreen #scores-status {
         max-height: 4;
     }
+    ScoresScreen #scores-refused {
+        height: 1;
+        padding: 0 1;
+        display: none;
+    }
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -82,6 +91,31 @@ class ScoresScreen(ReviewScreen):
         ),
         # R too: a browser (judgepool serve) takes F5 to reload the page
         Binding("f5,R", "recompute", "recompute", tooltip="Score every run again"),
+        # the ways out of a refusal for holes, named on the line that reports it
+        Binding(
+            "h",
+            "grade_holes",
+            "grade holes",
+            show=False,
+            tooltip="Send the holes of the runs unjudged=reject refused to grading (the "
+            "highlighted run's first); after each grade the next comes",
+        ),
+        Binding(
+            "z",
+            "unjudged('zero')",
+            "unjudged zero",
+            show=False,
+            tooltip="Score with unjudged=zero for this session (audit too): holes at gain 0, "
+            "as trec_eval; c changes it, and saves a default with ctrl+o",
+        ),
+        Binding(
+            "x",
+            "unjudged('condense')",
+            "unjudged condense",
+            show=False,
+            tooltip="Score with unjudged=condense for this session (audit too): holes removed, "
+            "as trec_eval -J; c changes it, and saves a default with ctrl+o",
+        ),
     ]
 
     def __init__(self) -> None:
@@ -90,6 +124,7 @@ class ScoresScreen(ReviewScreen):
 
     def compose_body(self) -> ComposeResult:
         yield RunSummaryTable(id="scores-runs")
+        yield Static(id="scores-refused")
         yield from self.compose_verdicts()
         with Horizontal(id="scores-body"):
             yield PerQueryTable(id="scores-queries")
@@ -128,6 +163,10 @@ class ScoresScreen(ReviewScreen):
         runs = self.query_one(RunSummaryTable)
         keep = runs.current_run
         runs.show(board, keep=keep)
+        refused = self.query_one("#scores-refused", Static)
+        line = refused_runs_line(board)
+        refused.display = line is not None
+        refused.update(line or "")
         title = Text("Scores", style="bold")
         title.append(
             f"   judgments: {board.judgments} grades on {board.judged_queries} queries"
@@ -172,6 +211,41 @@ class ScoresScreen(ReviewScreen):
         self.set_status(status)
 
     # -- actions -----------------------------------------------------------------
+
+    def action_grade_holes(self) -> None:
+        """The holes of the runs refused for them, to grading: the highlighted
+        run's first, then the others' (each hole once, a disagreement left out
+        by the consensus rule not: grading cannot settle it)."""
+        refused = unjudged_refusals(self.board) if self.board is not None else []
+        current = self.query_one(RunSummaryTable).current_run
+        refused.sort(key=lambda item: item[0] != current)
+        holes = dict.fromkeys(
+            (entry.query_id, entry.doc_id)
+            for _, error in refused
+            for entry in error.entries
+            if (entry.query_id, entry.doc_id) not in error.left_out
+        )
+        if not holes:
+            self.notify(
+                "no run is refused for holes that grading can fill; the audit (a) lists "
+                "every run's holes",
+                severity="warning",
+            )
+            return
+        self.host.queue_holes(list(holes))
+
+    def action_unjudged(self, policy: str) -> None:
+        """Score this session under ``unjudged=policy`` (the audit follows: the
+        app has one contract); the workspace's default is not changed."""
+        contract = self.host.contract
+        if contract.unjudged == policy:
+            self.notify(f"the contract already has unjudged={policy}")
+            return
+        self.host.contract = contract.with_changes(unjudged=policy)
+        self.notify(
+            f"unjudged={policy} for this session; c changes the contract (ctrl+o there "
+            "saves it as the workspace's default)"
+        )
 
     def action_cycle_sort(self) -> None:
         self.query_one(PerQueryTable).cycle_sort()
