@@ -13,7 +13,8 @@ reads the files this writes, never this script. It writes:
   ``hidden.qrels``, which the demo does not import, so the modern runs have
   holes whose true grades are known;
 - ``tests/fixtures/``: the sets the tests use that are not the demo: NovelEval,
-  the 43-query DL19 slice of three runs (``dl19-top20``) and the hostile set.
+  the 43-query DL19 slice of three runs (``dl19-top20``), the hostile set and
+  its companion of deceiving Unicode (``hostile-unicode``).
 
 Every output is deterministic, so a rebuild that changes a byte is a real
 change. What each file is, and its provenance and terms, are in ``README.md``
@@ -132,6 +133,54 @@ HOSTILE_DOCS = (
     ),
 )
 
+# The hostile set's companion: text whose look deceives. Two MS MARCO passages
+# whose mojibake the app repairs (`UNICODE_PASSAGES`, copied unchanged), a
+# Tamil couplet whose vowel signs terminals draw at different widths, bidi and
+# zero-width characters, wide and combining ones, and IDs that look alike.
+UNICODE_QUERY = ("visceral", "what does visÂ·cerÂ·al mean, in தமிழ் or עברית?")
+# 2672608 is the issue's "visÂ·cerÂ·al"; 7685383's repair holds a LEFT-TO-RIGHT MARK.
+UNICODE_PASSAGES = ("2672608", "7685383")
+LRM, RLM, ALM = "\u200e", "\u200f", "\u061c"
+ZWSP, ZWNJ, ZWJ, WJ = "\u200b", "\u200c", "\u200d", "\u2060"
+VS16, BOM, SHY, FILLER = "\ufe0f", "\ufeff", "\u00ad", "\u3164"
+# (doc ID, text, title or ""), in the order look-a ranks them.
+UNICODE_DOCS = (
+    (
+        "kural-1",
+        "அகர முதல எழுத்தெல்லாம் ஆதி பகவன் முதற்றே உலகு."
+        " (Thirukkural, couplet 1: as every letter begins with A, the world begins with God.)",
+        "திருக்குறள் 1",
+    ),
+    (
+        "bidi",
+        "Right-to-left words: Hebrew שלום עולם, Arabic مرحبا بالعالم. An override that"
+        f" would turn a file name round: \u202egnp.exe\u202c. Marks: LRM[{LRM}] RLM[{RLM}]"
+        f" ALM[{ALM}]. Isolates: \u2066LRI\u2069 \u2067RLI\u2069 \u2068FSI\u2069."
+        " Embeddings: \u202aLRE\u202c \u202bRLE\u202c.",
+        "",
+    ),
+    (
+        "zero-width",
+        f"Zero-width characters: en{ZWSP}.wikipedia{ZWSP}.org, non{ZWNJ}joiner, word{WJ}joiner,"
+        f" a byte order mark{BOM}inside, a soft{SHY}hyphen, a family 👨{ZWJ}👩{ZWJ}👧,"
+        f" a heart ❤{VS16}, a keycap 1{VS16}\u20e3, a thumbs up 👍\U0001f3fd, tag"
+        f" characters\U000e0041\U000e0042 and a Hangul filler [{FILLER}].",
+        "",
+    ),
+    (
+        "wide",
+        "Wide characters: 漢字かな交じり文, ＦＵＬＬＷＩＤＴＨ, 한국어, emoji 😀🎉;"
+        " combining café and cafe\u0301; Thai ภาษาไทย; Devanagari हिन्दी;"
+        " a trigram ☰ (wide since Unicode 16).",
+        "",
+    ),
+    ("look-d1", "My ID is look-d1, plain.", ""),
+    (f"look-d1{VS16}", "My ID is look-d1 and a variation selector, which draws nothing.", ""),
+    (f"look-d1{FILLER}", "My ID is look-d1 and a Hangul filler, which draws nothing.", ""),
+    ("look-d1\\ufe0f", "My ID is look-d1, a backslash and the letters ufe0f.", ""),
+    ("ஆதி", "My ID is Tamil: its vowel sign is a spacing combining mark.", ""),
+)
+
 
 def check_field(value: str, where: str) -> str:
     """The value, if it cannot break a one-line, tab-separated record."""
@@ -197,6 +246,36 @@ def build_hostile(out: Path) -> None:
         for rank, (doc, _, _) in enumerate(HOSTILE_DOCS, start=1)
     ]
     write(out / "hostile.trec", "".join(run).encode())
+
+
+def build_hostile_unicode(passages: Path, out: Path) -> None:
+    """The hostile set's companion: `UNICODE_PASSAGES` (from the project's
+    MS MARCO subset, unchanged) and `UNICODE_DOCS`, ranked in one order by
+    ``look-a.trec`` and in the other by ``look-b.trec``, all judged."""
+    texts: dict[str, str] = {}
+    with gzip.open(passages, "rt", encoding="utf-8", newline="") as handle:
+        for line in handle.read().split("\n"):  # not splitlines: the mojibake holds U+0085
+            pid, _, text = line.partition("\t")
+            if pid in UNICODE_PASSAGES:
+                texts[pid] = text
+    rows = [(pid, texts[pid], "") for pid in UNICODE_PASSAGES] + list(UNICODE_DOCS)
+    write(out / "queries.tsv", tsv([UNICODE_QUERY], "hostile-unicode queries"))
+    lines = []
+    for doc, text, title in rows:
+        where = "hostile-unicode docs"
+        fields = [check_field(doc, where), check_field(text, where)]
+        lines.append("\t".join(fields + ([check_field(title, where)] if title else [])) + "\n")
+    write(out / "docs.tsv", "".join(lines).encode("utf-8"))
+    qid = UNICODE_QUERY[0]
+    graded = {pid: 2 for pid in UNICODE_PASSAGES}
+    qrels = "".join(f"{qid} 0 {doc} {graded.get(doc, 0)}\n" for doc, _, _ in rows)
+    write(out / "qrels.txt", qrels.encode("utf-8"))
+    for name, order in (("look-a", rows), ("look-b", rows[::-1])):
+        run = [
+            f"{qid} Q0 {doc} {rank} {len(order) - rank + 1}.0 {name}\n"
+            for rank, (doc, _, _) in enumerate(order, start=1)
+        ]
+        write(out / f"{name}.trec", "".join(run).encode("utf-8"))
 
 
 def build_noveleval(source: Path, out: Path) -> None:
@@ -326,12 +405,19 @@ def main(argv: list[str] | None = None) -> None:
             f"{source} is not the project's shared data folder (it lacks dl19-passage/ or "
             f"{passages.relative_to(source)}); name it with --source DIR"
         )
-    for folder in (out / "teaching", out / "dl19", fixtures / "hostile", fixtures / "noveleval"):
+    for folder in (
+        out / "teaching",
+        out / "dl19",
+        fixtures / "hostile",
+        fixtures / "hostile-unicode",
+        fixtures / "noveleval",
+    ):
         folder.mkdir(parents=True, exist_ok=True)
     (fixtures / "dl19-top20").mkdir(parents=True, exist_ok=True)
     build_teaching(out / "teaching")
     build_demo(source / "dl19-passage", passages, out / "dl19")
     build_hostile(fixtures / "hostile")
+    build_hostile_unicode(passages, fixtures / "hostile-unicode")
     build_noveleval(source / "noveleval", fixtures / "noveleval")
     build_dl19_top20(source / "dl19-passage", passages, fixtures / "dl19-top20")
 

@@ -2,7 +2,9 @@
 workspace file: the holes of the judged queries are `find_holes` over the
 runs' top k, a query nobody judged yet has its whole top k listed (as the
 audit lists it), the consensus rule decides what is judged, and a snippet is
-the start of the text repaired for reading on one line (None without text)."""
+the start of the text as stored (None without text): the app shows it repaired
+for reading on one line, through `judgepool.display.one_line` like every
+other text it shows."""
 
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ from pathlib import Path
 
 from judgepool.core.contract import Contract
 from judgepool.core.settle import find_holes
+from judgepool.display import one_line
 from judgepool.services.all_holes import SNIPPET_CHARACTERS, all_runs_holes
 from judgepool.services.consensus import workspace_judgments
 from judgepool.services.imports import import_documents, import_queries, import_run
@@ -61,10 +64,11 @@ def test_nothing_judged_lists_every_top_k(tmp_path: Path) -> None:
             2,
         )
         snippets = {h.hole.doc_id: h.snippet for h in holes.listed}
-        assert snippets["b"] == "The company’s plan"  # repaired for reading
+        assert snippets["b"] == "The companyâ\x80\x99s plan"  # as stored: repaired when shown
+        assert one_line(snippets["b"]) == "The company’s plan"
         assert snippets["nodoc"] is None
         assert snippets["c"] is not None and len(snippets["c"]) <= SNIPPET_CHARACTERS
-        assert "  " not in snippets["c"] and snippets["a"] == "line one two"
+        assert snippets["a"] is not None and one_line(snippets["a"]) == "line one two"
 
 
 def test_judged_queries_are_find_holes_and_grades_take_holes_off(tmp_path: Path) -> None:

@@ -6,26 +6,40 @@ double decoding. Only the encoding is repaired: quotes stay curly, HTML
 entities, terminal escapes and control characters stay as they are (the app
 shows those literally), and nothing is normalised, so a reader sees what the
 document says. The stored text is never changed: this is for display only.
+
+ftfy is imported at the first text that is not ASCII: every command of the
+command line imports this module (through `judgepool.display`), few repair
+anything, and ftfy takes a tenth of a second to import.
 """
 
 from __future__ import annotations
 
-from typing import Final
+import functools
+from typing import TYPE_CHECKING, Final
 
-import ftfy
+if TYPE_CHECKING:
+    import ftfy
 
-_ENCODING_ONLY: Final = ftfy.TextFixerConfig(
-    unescape_html=False,
-    remove_terminal_escapes=False,
-    uncurl_quotes=False,
-    fix_latin_ligatures=False,
-    fix_character_width=False,
-    fix_line_breaks=False,
-    remove_control_chars=False,
-    fix_c1_controls=False,
-    normalization=None,
-    explain=True,
-)
+
+@functools.cache
+def _encoding_only() -> ftfy.TextFixerConfig:
+    """ftfy's settings that repair the encoding and nothing else."""
+    import ftfy
+
+    return ftfy.TextFixerConfig(
+        unescape_html=False,
+        remove_terminal_escapes=False,
+        uncurl_quotes=False,
+        fix_latin_ligatures=False,
+        fix_character_width=False,
+        fix_line_breaks=False,
+        remove_control_chars=False,
+        fix_c1_controls=False,
+        normalization=None,
+        explain=True,
+    )
+
+
 # ftfy reads a C1 control character alone (an 8-bit CSI, ``\x9b``) as
 # Windows-1252 text decoded as Latin-1 and makes it ``›``: that would hide a
 # terminal escape the app must show as one. Such a repair is refused.
@@ -36,7 +50,9 @@ def readable(text: str) -> str:
     """``text`` with its mojibake repaired (the same string when there is none)."""
     if text.isascii():  # ASCII holds no mojibake: the common case costs nothing
         return text
-    fixed = ftfy.fix_and_explain(text, config=_ENCODING_ONLY)
+    import ftfy
+
+    fixed = ftfy.fix_and_explain(text, config=_encoding_only())
     steps = [tuple(step) for step in fixed.explanation or ()]
     if any(steps[i : i + 2] == _C1_AS_WINDOWS_1252 for i in range(len(steps))):
         return text

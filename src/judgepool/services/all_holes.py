@@ -25,7 +25,6 @@ from judgepool.core.bounds import TopK
 from judgepool.core.contract import Contract
 from judgepool.core.hole_order import HoleCounts, best_rank_first, count_holes
 from judgepool.core.progress import StageCallback, no_stage
-from judgepool.core.readable import readable
 from judgepool.core.settle import Hole, find_holes
 from judgepool.core.types import Judgments
 from judgepool.services.consensus import workspace_judgments
@@ -80,12 +79,10 @@ def run_tops(
 
 
 def snippet(ws: Workspace, doc_id: str) -> str | None:
-    """The start of the document's text, repaired for reading, its whitespace
-    (line breaks too) collapsed to single spaces; None without a text."""
+    """The start of the document's text as stored (the app shows it repaired,
+    on one line: `judgepool.display.one_line`); None without a text."""
     part = text_part(ws, "document text", doc_id, limit=SNIPPET_CHARACTERS)
-    if part is None:
-        return None
-    return " ".join(readable(part.text).split())
+    return None if part is None else part.text
 
 
 def all_runs_holes(

@@ -11,7 +11,6 @@ from dataclasses import dataclass
 from typing import Final
 
 from judgepool.core.errors import InputError
-from judgepool.core.readable import readable
 from judgepool.display import quoted
 from judgepool.services.entry_checks import annotator_name, check_id, check_known_item
 from judgepool.services.text_parts import text_part
@@ -36,7 +35,8 @@ class SearchResult:
 @dataclass(frozen=True)
 class SearchHit:
     """A document that holds every word searched: its ID, the start of its text
-    (repaired for reading) and whether the query's pool holds it already."""
+    as stored (the app shows it repaired, on one line: `judgepool.display.one_line`)
+    and whether the query's pool holds it already."""
 
     doc_id: str
     snippet: str
@@ -58,8 +58,8 @@ def search_for_query(
     hits = []
     for doc_id in found:
         part = text_part(ws, "document text", doc_id, limit=SNIPPET_CHARACTERS)
-        snippet = readable(part.text) if part is not None else ""
-        hits.append(SearchHit(doc_id, " ".join(snippet.split()), doc_id in pooled))
+        snippet = part.text if part is not None else ""
+        hits.append(SearchHit(doc_id, snippet, doc_id in pooled))
     return SearchResult(hits, any_word)
 
 

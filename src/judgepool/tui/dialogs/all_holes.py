@@ -33,14 +33,14 @@ from textual.widgets import DataTable, Footer, Static
 
 from judgepool.core.contract import Contract
 from judgepool.core.roles import Reach
-from judgepool.display import literal
+from judgepool.display import literal, shown_id
 from judgepool.services.all_holes import AllHoles, ListedHole, all_runs_holes
 from judgepool.tui.dialogs.screen_keys import SCREEN_KEYS
 from judgepool.tui.footer_keys import HELP_AND_QUIT
 from judgepool.tui.grade_rereads import RereadOnGrades
 from judgepool.tui.hosts import review_host
 from judgepool.tui.thread_jobs import Delivery, deliver, read_in_thread
-from judgepool.tui.widgets.score_format import data, message
+from judgepool.tui.widgets.score_format import data, label_cell, message
 
 # the widest each key column grows (longer IDs are cut with an ellipsis)
 QUERY_WIDTH: Final = 12
@@ -196,9 +196,9 @@ class AllHolesScreen(ModalScreen[None]):
         if index is not None and self.holes is not None:
             hole = self.holes.listed[index].hole
             detail.append("query ", style="dim")
-            detail.append(literal(hole.query_id), style="bold")
+            detail.append(shown_id(hole.query_id), style="bold")
             detail.append("  document ", style="dim")
-            detail.append(literal(hole.doc_id), style="bold")
+            detail.append(shown_id(hole.doc_id), style="bold")
             detail.append(f"  best rank {hole.best_rank}", style="dim")
             runs = len(hole.runs)
             detail.append(f"\nin the top k of {runs} run{'s' if runs != 1 else ''}: ", style="dim")
@@ -257,7 +257,7 @@ def fill_holes(table: DataTable[Text], listed: tuple[ListedHole, ...], width: in
             Text(str(len(item.hole.runs)), justify="right"),
             Text(str(item.hole.best_rank), justify="right"),
             data(", ".join(item.hole.runs)),
-            data(item.snippet)
+            label_cell(item.snippet)
             if item.snippet is not None
             else Text("no text in the workspace", style="dim italic"),
         )

@@ -24,7 +24,7 @@ from textual.widgets import DataTable, Footer, Static
 
 from judgepool.core.drilldown import Drilldown, RankedRow
 from judgepool.core.roles import Reach
-from judgepool.display import literal
+from judgepool.display import literal, shown_id
 from judgepool.tui.widgets.score_contract import contract_text
 from judgepool.tui.widgets.score_format import data, fill_table, grade, number
 
@@ -39,7 +39,7 @@ def record_text(drilldown: Drilldown) -> Text:
     k = drilldown.contract.k
     text = Text()
     text.append("query ", style="dim")
-    text.append(literal(drilldown.query_id), style="bold")
+    text.append(shown_id(drilldown.query_id), style="bold")
     text.append("   run ", style="dim")
     text.append(literal(drilldown.run), style="bold")
     text.append("\n")

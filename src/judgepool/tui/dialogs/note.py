@@ -1,7 +1,10 @@
 """A small modal asking for a note on the current judgment.
 
 Dismisses with the note's text (stripped; empty means no note) on Enter, or
-None on Escape.
+None on Escape. A note already given starts the field as the app shows it
+elsewhere (`judgepool.display.one_line`: an escape sequence in it would
+otherwise reach the terminal raw); Enter on it unchanged keeps the stored
+note as it is.
 """
 
 from __future__ import annotations
@@ -16,7 +19,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
 from judgepool.core.roles import Reach
-from judgepool.tui.widgets.highlight import literal_text
+from judgepool.display import one_line
+from judgepool.tui.widgets.highlight import id_text
 
 
 class NoteDialog(ModalScreen[str | None]):
@@ -32,14 +36,15 @@ class NoteDialog(ModalScreen[str | None]):
         super().__init__()
         self._doc_id = doc_id
         self._existing = existing
+        self._shown = one_line(existing)
 
     def compose(self) -> ComposeResult:
         with Vertical(id="note-box"):
             title = Text("Note on ")
-            title.append_text(literal_text(self._doc_id, style="bold"))
+            title.append_text(id_text(self._doc_id, style="bold"))
             yield Static(title, markup=False)
             yield Input(
-                value=self._existing,
+                value=self._shown,
                 placeholder="why this grade…",
                 select_on_focus=False,
                 id="note-input",
@@ -51,7 +56,8 @@ class NoteDialog(ModalScreen[str | None]):
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
-        self.dismiss(event.value.strip())
+        typed = self._existing if event.value == self._shown else event.value
+        self.dismiss(typed.strip())
 
     def action_cancel(self) -> None:
         self.dismiss(None)

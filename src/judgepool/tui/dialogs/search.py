@@ -1,11 +1,12 @@
 """The search dialog (``f`` on the grade screen): full-text search over the
 documents, for the current query, to find relevant documents the pool missed.
 
-The words start as the current query's text; edit them and press enter to
-search again. Enter on a result (or ``j``) sends it to the grade screen, where
-it joins the pool with source ``search`` and is graded like any other;
-escape closes the dialog. Document text is shown literally (`rich.text.Text`),
-repaired for reading.
+The words start as the current query's text, shown as it reads
+(`judgepool.display.one_line`: the field is on screen like any other text)
+and searched as stored; edit them and press enter to search again. Enter on a
+result (or ``j``) sends it to the grade screen, where it joins the pool with
+source ``search`` and is graded like any other; escape closes the dialog.
+Document text is shown literally (`rich.text.Text`), repaired for reading.
 """
 
 from __future__ import annotations
@@ -22,9 +23,10 @@ from textual.widgets import DataTable, Input, Static
 
 from judgepool.core.errors import JudgepoolError
 from judgepool.core.roles import Reach
+from judgepool.display import one_line
 from judgepool.services.search_judge import SearchHit, SearchResult
 from judgepool.services.workspace import StorageError
-from judgepool.tui.widgets.highlight import literal_text
+from judgepool.tui.widgets.highlight import id_text, label_text, literal_text
 
 Searcher = Callable[[str], SearchResult]
 Found = tuple[str, str]
@@ -53,7 +55,10 @@ class SearchDialog(ModalScreen[Found | None]):
     def __init__(self, query_id: str, words: str, search: Searcher) -> None:
         super().__init__(id="search")
         self.query_id = query_id
-        self._words = words
+        self._words = " ".join(words.split())
+        # the field shows the query's text as it reads: a terminal escape or a
+        # Tamil vowel sign typed into it raw would reach the screen raw
+        self._shown_words = one_line(words)
         self._search = search
         self.hits: list[SearchHit] = []
         self.searched = ""
@@ -61,10 +66,10 @@ class SearchDialog(ModalScreen[Found | None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="search-box"):
             title = Text("Search the documents for query ")
-            title.append_text(literal_text(self.query_id, style="bold"))
+            title.append_text(id_text(self.query_id, style="bold"))
             title.append(": enter searches, enter on a result grades it", style="dim")
             yield Static(title, markup=False)
-            yield Input(value=" ".join(self._words.split()), id="search-words")
+            yield Input(value=self._shown_words, id="search-words")
             table: DataTable[Text | str] = DataTable(id="search-results", cursor_type="row")
             table.add_columns("document", "pool", "text")
             yield table
@@ -75,7 +80,10 @@ class SearchDialog(ModalScreen[Found | None]):
         self.query_one("#search-words", Input).focus()
 
     def run_search(self, words: str) -> None:
-        """Search for ``words`` and list what is found."""
+        """Search for ``words`` (the query's stored text while the field shows
+        it unchanged) and list what is found."""
+        if words == self._shown_words:
+            words = self._words
         status = self.query_one("#search-status", Static)
         table: DataTable[Text | str] = self.query_one("#search-results", DataTable)
         table.clear()
@@ -89,9 +97,9 @@ class SearchDialog(ModalScreen[Found | None]):
         self.searched = words
         for hit in self.hits:
             table.add_row(
-                literal_text(hit.doc_id),
+                id_text(hit.doc_id),
                 "pooled" if hit.pooled else Text("new", style="bold green"),
-                literal_text(hit.snippet),
+                label_text(hit.snippet),
             )
         new = sum(1 for hit in self.hits if not hit.pooled)
         match = "any of the words" if result.any_word else "every word"

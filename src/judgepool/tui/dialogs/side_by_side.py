@@ -3,7 +3,9 @@
 Run A's top k on the left, run B's on the right, each document with its
 grade (``unjudged`` for a hole) and where the other run ranks it (`RankedColumn`);
 under them, the highlighted document's title and text, the query's words
-highlighted. The heading gives the query's text and both runs' nDCG@k.
+highlighted. The heading gives the query's text and both runs' nDCG@k. Text
+is shown as on the grade screen (`judgepool.tui.widgets.highlight`): IDs as
+IDs, the query's and the document's text repaired for reading.
 
 Keys: a digit grades the highlighted document here (`app.judge_document`:
 saved, taken into the grade screen's plan, and every screen recomputes;
@@ -28,14 +30,20 @@ from judgepool.core.contract import Contract
 from judgepool.core.drilldown import Drilldown
 from judgepool.core.errors import JudgepoolError
 from judgepool.core.roles import Reach
-from judgepool.display import literal
+from judgepool.display import literal, shown_id
 from judgepool.services import app_queries
 from judgepool.services.review import drill_down
 from judgepool.services.workspace import StorageError, Workspace
 from judgepool.tui.dialogs.screen_keys import SCREEN_KEYS
 from judgepool.tui.hosts import grading_host, review_host
 from judgepool.tui.thread_jobs import Delivery, deliver, read_in_thread
-from judgepool.tui.widgets.highlight import highlighted, query_terms
+from judgepool.tui.widgets.highlight import (
+    highlight,
+    highlighted,
+    id_text,
+    label_text,
+    query_terms,
+)
 from judgepool.tui.widgets.score_format import number
 from judgepool.tui.widgets.side_by_side import RankedColumn
 
@@ -147,9 +155,9 @@ class SideBySideScreen(ModalScreen[None]):
         k = self.contract.k
         heading = Text()
         heading.append("query ", style="dim")
-        heading.append(literal(self.query_id), style="bold")
+        heading.append(shown_id(self.query_id), style="bold")
         heading.append("  ")
-        heading.append(literal(lists.text))
+        heading.append_text(highlight(label_text(lists.text), self.terms))
         heading.append(f"\nnDCG@{k}  A ", style="dim")
         heading.append_text(number(lists.a.result.ndcg, style="bold"))
         heading.append("   B ", style="dim")
@@ -209,14 +217,13 @@ class SideBySideScreen(ModalScreen[None]):
     ) -> None:
         if doc_id != self.current_doc:
             return
-        shown = Text()
-        shown.append(literal(doc_id), style="bold")
+        shown = id_text(doc_id, style="bold")
         if part is None:
             shown.append("\nno text for this document in the workspace", style="dim italic")
         else:
             if part.title is not None and part.title.text:
                 shown.append("  ")
-                shown.append_text(highlighted(part.title.text, terms))
+                shown.append_text(highlight(label_text(part.title.text), terms))
             shown.append("\n")
             shown.append_text(highlighted(part.text.text, terms))
             if not part.text.is_last:

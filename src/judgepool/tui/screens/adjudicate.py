@@ -49,7 +49,7 @@ from judgepool.tui.grade_rereads import RereadOnGrades
 from judgepool.tui.hosts import grading_host
 from judgepool.tui.screens.adjudicate_keys import ADJUDICATE_BINDINGS
 from judgepool.tui.widgets.grading_panels import DocumentView, QueryPanel
-from judgepool.tui.widgets.highlight import literal_text, query_terms
+from judgepool.tui.widgets.highlight import id_text, literal_text, query_terms
 from judgepool.tui.widgets.item_grades import every_grade
 
 Item = tuple[str, str]  # (query ID, document ID)
@@ -149,8 +149,8 @@ class AdjudicateScreen(Screen[None]):
                 else Text("unresolved", style="bold yellow")
             )
             table.add_row(
-                literal_text(item.query_id),
-                literal_text(item.doc_id),
+                id_text(item.query_id),
+                id_text(item.doc_id),
                 grades,
                 str(found.gap),
                 status,

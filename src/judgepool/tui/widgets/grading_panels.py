@@ -2,8 +2,9 @@
 the progress bars and the info line.
 
 Each panel is told what to show through one method (``show``) and renders
-data text through `judgepool.tui.widgets.highlight`, so a document holding
-``[bold]`` or an escape sequence shows those characters and nothing else.
+data text through `judgepool.tui.widgets.highlight` (IDs as IDs, text to read
+repaired, or raw on ``r``), so a document holding ``[bold]`` or an escape
+sequence shows those characters and nothing else.
 Texts arrive as bounded parts (`judgepool.services.text_parts.TextPart`): a
 panel says how much of a text it shows when that is not the whole of it.
 """
@@ -19,10 +20,17 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Label, ProgressBar, Static
 
-from judgepool.core.readable import readable
+from judgepool.display import literal_lines, reading
 from judgepool.services.app_queries import DocumentPart, ItemJudgment
 from judgepool.services.text_parts import PartWhere, TextPart
-from judgepool.tui.widgets.highlight import highlighted, literal_text
+from judgepool.tui.widgets.highlight import (
+    body_text,
+    highlight,
+    highlighted,
+    id_text,
+    label_text,
+    literal_text,
+)
 
 _PAGE: Final = Binding.Group("page")
 # The keys that page through the document, bound by the grade screen (the
@@ -93,26 +101,18 @@ class QueryPanel(Static):
         if key == self._shown:
             return
         self._shown = key
-        shown = literal_text(query_id, style="dim")
+        shown = id_text(query_id, style="dim")
         shown.append("  ")
         if text.text:
-            shown.append_text(preview(text, highlighted(_reading(text.text, self.raw), terms)))
+            shown.append_text(preview(text, highlighted(text.text, terms, raw=self.raw)))
         else:
             shown.append("(the workspace has no text for this query)", style="italic dim")
         if narrative is not None and narrative.text:
             shown.append("\n")
             shown.append_text(
-                preview(
-                    narrative,
-                    literal_text(_reading(narrative.text, self.raw), style="italic", lines=True),
-                )
+                preview(narrative, body_text(narrative.text, style="italic", raw=self.raw))
             )
         self.update(shown)
-
-
-def _reading(text: str, raw: bool) -> str:
-    """The text as the app shows it: repaired for reading, or raw (`judgepool.core.readable`)."""
-    return text if raw else readable(text)
 
 
 def preview(part: TextPart, shown: Text) -> Text:
@@ -163,12 +163,12 @@ def judgment_line(judgment: ItemJudgment, labels: Mapping[int, str]) -> Text:
             line.append(f" {grade}")
     if judgment.own_note is not None:
         line.append("\nyour note: ", style="italic")
-        line.append_text(literal_text(judgment.own_note, style="italic"))
+        line.append_text(label_text(judgment.own_note, style="italic"))
     for annotator, note in judgment.others_notes:
         line.append("\n")
         line.append_text(literal_text(annotator, style="dim italic"))
         line.append("'s note: ", style="dim italic")
-        line.append_text(literal_text(note, style="italic"))
+        line.append_text(label_text(note, style="italic"))
     return line
 
 
@@ -253,11 +253,11 @@ class DocumentView(VerticalScroll, can_focus=False):
             scroll = "home" if self.part_of(doc_id) is None else "keep"
         self.shown = document
         self._shown_with = (judgments, terms)
-        head = literal_text(doc_id, style="bold")
+        head = id_text(doc_id, style="bold")
         if document is not None and document.title is not None and document.title.text:
             head.append("  ")
-            title = _reading(document.title.text, self.raw)
-            head.append_text(preview(document.title, highlighted(title, terms)))
+            title = highlight(label_text(document.title.text, raw=self.raw), terms)
+            head.append_text(preview(document.title, title))
         if judgments.plain:
             head.append("\n")
             head.append_text(judgments)
@@ -291,9 +291,10 @@ class DocumentView(VerticalScroll, can_focus=False):
 
 
 def _repaired(document: DocumentPart) -> bool:
-    """True when reading changes the document part or its title."""
+    """True when the text shown for reading differs from the raw one: mojibake
+    repaired, or characters that draw nothing left out."""
     texts = [document.text.text] + ([document.title.text] if document.title else [])
-    return any(readable(text) != text for text in texts)
+    return any(reading(text) != literal_lines(text) for text in texts)
 
 
 def part_body(part: TextPart, terms: Collection[str], raw: bool = False) -> Text:
@@ -305,7 +306,7 @@ def part_body(part: TextPart, terms: Collection[str], raw: bool = False) -> Text
             f"… {part.start:,} characters before this part: b at the top goes back\n\n",
             style="italic dim",
         )
-    body.append_text(highlighted(_reading(part.text, raw), terms))
+    body.append_text(highlighted(part.text, terms, raw=raw))
     if not part.is_last:
         body.append(
             f"\n\n… {part.length - part.end:,} more characters: space at the bottom goes on",

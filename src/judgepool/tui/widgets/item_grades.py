@@ -2,8 +2,9 @@
 document's head: who gave it, the grade and its label, when, and the note.
 
 An adjudication (`GradeDetail.adjudication`) is named the adjudicator's
-settling grade: it is not one of the grades that disagree. Names, labels and notes
-are data, shown literally (`judgepool.tui.widgets.highlight.literal_text`).
+settling grade: it is not one of the grades that disagree. Names and labels
+are data, shown literally (`judgepool.tui.widgets.highlight.literal_text`); a
+note is text to read, on one line (`label_text`).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from collections.abc import Mapping
 from rich.text import Text
 
 from judgepool.services.disagreements import ListedDisagreement
-from judgepool.tui.widgets.highlight import literal_text
+from judgepool.tui.widgets.highlight import label_text, literal_text
 
 
 def every_grade(found: ListedDisagreement, labels: Mapping[int, str]) -> Text:
@@ -35,5 +36,5 @@ def every_grade(found: ListedDisagreement, labels: Mapping[int, str]) -> Text:
         text.append(f"  {grade.graded_at[:19].replace('T', ' ')} UTC", style="dim")
         if grade.note:
             text.append("  note: ", style="italic")
-            text.append_text(literal_text(grade.note))
+            text.append_text(label_text(grade.note))
     return text

@@ -1,10 +1,12 @@
 """Cells for the audit and scores screens: numbers, flags and data text as Rich `Text`.
 
 A `DataTable` parses a plain string cell as markup, so every cell made here is
-a `Text`: data text (run names, query and document IDs) goes through
-`literal_text` and shows every character as it is; numbers use the command
-line's format (4 decimals, ``-`` when undefined) so the app and
-``judgepool score`` print the same digits.
+a `Text`: keys (query and document IDs, run names: a run is named by its name
+as a document by its ID) go through `data`, shown as IDs
+(`judgepool.display.shown_id`: every character as it is, no two alike); text
+to read through `label_cell` (repaired, on one line). Numbers use the command
+line's format (4 decimals, ``-`` when undefined) so the app and ``judgepool
+score`` print the same digits.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from rich.text import Text
 from textual.widgets import DataTable
 
 from judgepool.display import literal
-from judgepool.tui.widgets.highlight import literal_text
+from judgepool.tui.widgets.highlight import id_text, label_text, literal_text
 
 PLACES = 4
 
@@ -51,8 +53,18 @@ def grade(value: int | None) -> Text:
 
 
 def data(text: str, style: str = "") -> Text:
-    """Text from data, shown literally (see `judgepool.tui.widgets.highlight`)."""
-    shown = literal_text(text, style)
+    """An ID or a run's name in a cell, cut with an ellipsis when too long
+    (see `judgepool.tui.widgets.highlight.id_text`)."""
+    return _cell(id_text(text, style))
+
+
+def label_cell(text: str, style: str = "") -> Text:
+    """Text to read in a cell (the start of a document), on one line and
+    repaired, cut with an ellipsis (see `judgepool.tui.widgets.highlight.label_text`)."""
+    return _cell(label_text(text, style))
+
+
+def _cell(shown: Text) -> Text:
     shown.no_wrap = True
     shown.overflow = "ellipsis"
     return shown
