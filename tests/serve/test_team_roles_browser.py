@@ -153,6 +153,10 @@ def test_a_team_grades_blind_in_browsers_and_no_key_shows_what_it_should_not(
     done = judgepool("assign", workspace, "--annotators", f"{ALICE},{BOB}", "--overlap", "2",
                      "--per-annotator", "8")  # fmt: skip
     assert done.returncode == 0, done.stderr
+    guidelines = tmp_path / "guidelines.md"
+    guidelines.write_text("# Grading DL19\n\nGrade 3: the passage answers the question.\n")
+    done = judgepool("settings", workspace, "--guidelines", guidelines)
+    assert done.returncode == 0, done.stderr
     keys = every_bound_key()
     assert {"s", "a", "p", "K", "D", "o", "H", "i", "m", "?"} <= set(keys), keys
 
@@ -168,6 +172,9 @@ def test_a_team_grades_blind_in_browsers_and_no_key_shows_what_it_should_not(
             signed_in: dict[str, int] = {}
             for name, session in sessions.items():
                 signed_in[name] = session.sign_in(name, tokens[name])
+                # the guidelines come first, on each one's first open; esc to grade
+                session.wait_for("the passage answers the question", since=signed_in[name])
+                session.press("Escape")
                 session.wait_for(f"annotator {name}", since=signed_in[name])
             annotators = {ALICE: sessions[ALICE], BOB: sessions[BOB]}
             # each grades the eight items of their queue, the two at once
