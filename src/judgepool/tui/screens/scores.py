@@ -73,7 +73,7 @@ class ScoresScreen(ReviewScreen):
         Binding(
             "d",
             "drill_down",
-            "drill down",
+            "drill",
             tooltip="The highlighted query's ranked list with grades, beside the ideal list",
         ),
         Binding("v", "compare", "compare", tooltip="Compare two runs query by query"),
@@ -81,7 +81,7 @@ class ScoresScreen(ReviewScreen):
             "c", "edit_contract", "contract", tooltip="Change the contract; everything recomputes"
         ),
         # R too: a browser (judgepool serve) takes F5 to reload the page
-        Binding("f5,R", "recompute", "recompute", tooltip="Score every run again"),
+        Binding("f5,R", "recompute", "rescore", tooltip="Score every run again"),
     ]
 
     def __init__(self) -> None:
