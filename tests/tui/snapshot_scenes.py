@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from textual.pilot import Pilot
+from textual.widgets import Input
 
 from judgepool.tui.app import JudgepoolApp
 from judgepool.tui.widgets.pair_verdicts import PairVerdicts
@@ -36,6 +37,14 @@ def demo_app(directory: Path) -> JudgepoolApp:
     return review_app(build_story_workspace(directory))
 
 
+async def steady_cursors(pilot: Pilot[Any]) -> None:
+    """A text field's cursor shown steadily: a blinking one is in the picture
+    or not depending on when it is taken."""
+    for field in pilot.app.screen.query(Input):
+        field.cursor_blink = False
+    await pilot.pause()
+
+
 async def press_through(pilot: Pilot[Any], keys: tuple[str, ...]) -> None:
     """Press ``keys`` one by one, each screen's work done before the next; a
     review screen's pairs compared before anything opens over it."""
@@ -48,6 +57,7 @@ async def press_through(pilot: Pilot[Any], keys: tuple[str, ...]) -> None:
             table = pairs.first()
             await wait_until(pilot, lambda table=table: table.compared is not None, "the pairs")
             await settle(pilot)
+    await steady_cursors(pilot)
 
 
 async def open_dialog(pilot: Pilot[Any], key: str) -> None:
@@ -55,4 +65,4 @@ async def open_dialog(pilot: Pilot[Any], key: str) -> None:
     await wait_ready(pilot)
     await pilot.press(key)
     await wait_until(pilot, lambda: pilot.app.screen.id != "grade", "the dialog")
-    await pilot.pause()
+    await steady_cursors(pilot)

@@ -18,7 +18,14 @@ from judgepool.store import ledger
 from judgepool.tui.app import create_app
 from tests.tui.conftest import wait_ready
 from tests.tui.pilot_support import wait_until
-from tests.tui.snapshot_scenes import DEMO_KEYS, GRADE_DIALOGS, demo_app, open_dialog, press_through
+from tests.tui.snapshot_scenes import (
+    DEMO_KEYS,
+    GRADE_DIALOGS,
+    demo_app,
+    open_dialog,
+    press_through,
+    steady_cursors,
+)
 from tests.tui.test_adjudication_screen import _team
 
 SIZE = (120, 36)
@@ -101,6 +108,6 @@ def test_team_screens_120x36(
         await wait_ready(pilot)
         await pilot.press(key)
         await wait_until(pilot, lambda: app.screen.id != "grade", "the screen")
-        await pilot.pause()
+        await steady_cursors(pilot)
 
     assert snap_compare(app, terminal_size=SIZE, run_before=show)

@@ -87,7 +87,9 @@ class ContractDialog(ModalScreen[Contract | None]):
 
     REACH: ClassVar[Reach] = "review"
 
-    # every field takes three lines: under 46 lines the fields scroll
+    # every field takes three lines: under 46 lines the fields scroll, and the
+    # dialog takes the whole terminal (under 100 columns its whole width too)
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]  # noqa: RUF012 - typed by Textual
     VERTICAL_BREAKPOINTS = [(0, "-short"), (46, "-tall")]  # noqa: RUF012 - typed by Textual
 
     DEFAULT_CSS = """
@@ -109,6 +111,9 @@ class ContractDialog(ModalScreen[Contract | None]):
     ContractDialog.-short > Vertical {
         height: 100%;
         padding: 0 1;
+    }
+    ContractDialog.-narrow > Vertical {
+        width: 100%;
     }
     ContractDialog.-short #contract-fields {
         height: 1fr;
