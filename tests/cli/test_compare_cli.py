@@ -27,10 +27,13 @@ DL19 = Path(__file__).resolve().parents[1] / "data" / "dl19-passage"
 # the 43-query DL19 slice with top-20 runs (moved from sample_data/ by the demo rebuild)
 SAMPLE = Path(__file__).parents[2] / "tests" / "fixtures" / "dl19-top20"
 TOLERANCE = 1e-12
+# the evaluation contract's keys of a pair, and the pair in words (`sentence`)
 PAIR_FIELDS = {
     "a", "b", "mean_diff", "wins", "ties", "losses", "t_p", "randomization_p", "bootstrap_ci",
     "effect_size", "t_p_adjusted", "randomization_p_adjusted", "diff_bounds", "verdict",
+    "sentence",
 }  # fmt: skip
+DEMO = Path(__file__).parents[2] / "sample_data" / "dl19"
 
 
 def compare_json(cli: Callable[..., Result], *args: Any) -> dict[str, Any]:
@@ -179,6 +182,35 @@ def test_every_format_parses(cli: Callable[..., Result], tmp_path: Path) -> None
     assert "population 10 queries" in table
 
 
+def test_every_pair_in_words_in_every_format(
+    cli: Callable[..., Result], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the README's pair: BM25 ahead with the holes at 0, not significant, 38 holes in the way
+    monkeypatch.chdir(DEMO)  # the runs named as the README names them
+    demo = ("bm25.trec", "splade-pp-ed.trec", "--qrels", "qrels.txt")
+    words = (
+        "bm25.trec ahead of splade-pp-ed.trec by 0.227, not significant (p_adj 0.094); "
+        "38 holes could still reverse it"
+    )
+    (pair,) = compare_json(cli, *demo, "--unjudged", "zero")["pairs"]
+    assert pair["sentence"] == words
+    table = cli("compare", *demo, "--unjudged", "zero").stdout
+    assert f"in words\na  b  {words}\n" in table
+    assert "  in words      each pair in one sentence: significant when rand p adj" in table
+    markdown = cli("compare", *demo, "--unjudged", "zero", "--format", "markdown").stdout
+    assert f"| could flip | {words} |" in markdown
+    # one run better on every one of ten fully judged queries: significant, settled
+    judgments = {f"q{q}": {"good": 3, "bad": 0} for q in range(10)}
+    qrels = write_qrels(tmp_path / "qrels", judgments)
+    better = write_run(tmp_path / "better", [r for q in judgments for r in ranked(q, ["good"])])
+    worse = write_run(tmp_path / "worse", [r for q in judgments for r in ranked(q, ["bad"])])
+    (pair,) = compare_json(cli, worse, better, "--qrels", qrels)["pairs"]
+    assert pair["randomization_p_adjusted"] == 2 / 2**10  # every sign assignment enumerated
+    assert pair["sentence"] == (
+        f"{better} ahead of {worse} by 1.000, significant (p_adj 0.002); settled by the judgments"
+    )
+
+
 def test_the_population_says_what_is_left_out(cli: Callable[..., Result], tmp_path: Path) -> None:
     judgments = {f"q{i}": {"a": 1, "b": 0} for i in range(15)} | {"z": {"b": 0}}
     qrels = write_qrels(tmp_path / "qrels", judgments)
@@ -238,11 +270,13 @@ def test_stored_runs_compare_as_their_files(cli: Callable[..., Result], tmp_path
     stored = compare_json(cli, "--workspace", ws, *common)  # every stored run
     files = compare_json(cli, bm25, splade, "--qrels", exported, *common)
     assert [r["run"] for r in stored["runs"]] == ["bm25", "splade"]
+    named = ("a", "b", "run", "sentence")  # the runs' names, and the sentence naming them
     for key in ("pairs", "runs"):
         for a, b in zip(stored[key], files[key], strict=True):
-            assert {k: v for k, v in a.items() if k not in ("a", "b", "run")} == {
-                k: v for k, v in b.items() if k not in ("a", "b", "run")
+            assert {k: v for k, v in a.items() if k not in named} == {
+                k: v for k, v in b.items() if k not in named
             }
+    assert stored["pairs"][0]["sentence"].startswith("splade ahead of bm25 by 0.225")
     assert stored["fingerprint"] == files["fingerprint"]
 
 

@@ -23,6 +23,7 @@ from judgepool.tui.app import create_app
 from tests.tui.conftest import wait_ready
 from tests.tui.pilot_support import screen_text, wait_until
 from tests.tui.review_support import build_review_workspace, review_app, settle
+from tests.tui.snapshot_scenes import DEMO_KEYS, GRADE_DIALOGS, demo_app, open_dialog, press_through
 from tests.tui.test_adjudication_screen import _team
 
 # the clock on the grade screen stands still: the pictures do not depend on timing
@@ -43,7 +44,8 @@ def test_grade_screen_80x24(teaching_ws: Path, snap_compare: SnapCompare) -> Non
 
 
 def test_help_screen_80x24(teaching_ws: Path, snap_compare: SnapCompare) -> None:
-    """Help over the grade screen, its first keys."""
+    """Help over the grade screen, its first keys: a description too long for
+    the box (D, K, f5) wraps under itself, beside its keys."""
 
     async def open_help(pilot: Pilot[Any]) -> None:
         await wait_ready(pilot)
@@ -57,9 +59,12 @@ def test_help_screen_80x24(teaching_ws: Path, snap_compare: SnapCompare) -> None
 def test_review_screens_80x24(
     tmp_path: Path, snap_compare: SnapCompare, keys: tuple[str, ...]
 ) -> None:
-    """Audit: a narrow runs list, the summary, every query with its status and
-    key columns, the holes below. Scores: the run table's key columns, the
-    per-query table across the width (no histogram). Pairs: the dialog."""
+    """Audit: a narrow runs list, the summary without its frame, the one pair
+    (alpha, beta) on its line and in words, every query with its status and
+    key columns beside the holes, every audit key in the footer. Scores: the
+    run table's key columns, the pair, the per-query table across the width
+    (no histogram). Pairs: the dialog over the whole screen, the pair on two
+    lines with every column whole."""
     app = review_app(build_review_workspace(tmp_path))
 
     async def show(pilot: Pilot[Any]) -> None:
@@ -138,6 +143,29 @@ def test_guidelines_80x24(teaching_ws: Path, snap_compare: SnapCompare) -> None:
     assert snap_compare(app, terminal_size=SIZE, run_before=show)
 
 
+@pytest.mark.parametrize("scene", list(DEMO_KEYS))
+def test_demo_screens_80x24(tmp_path: Path, snap_compare: SnapCompare, scene: str) -> None:
+    """The demo (four runs, six pairs) as its lead sees it at 80 × 24.
+
+    audit: the narrow runs list; the summary without its frame; the pairs a
+    line each (three shown, the table scrolls to the others) and the first in
+    words on two lines; the queries beside their holes; every audit key in the
+    footer. scores: the runs' key columns, the pairs as on the audit, the
+    per-query table across the width. pairs: the dialog over the whole
+    screen: per run its mean, interval and bounds; per pair two lines, every
+    column whole (the holes 40, 38...), the first pair in words and its
+    queries. side-by-side: bm25 and bm25-rm3's lists of query 1106007 and the
+    highlighted document. drill-down: query 962179 of bm25 beside the ideal.
+    comparison: bm25 vs bm25-rm3 query by query. all-holes: the 58 holes.
+    contract: the dialog's first fields, scrolling, above its three buttons."""
+    app = demo_app(tmp_path)
+
+    async def show(pilot: Pilot[Any]) -> None:
+        await press_through(pilot, DEMO_KEYS[scene])
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=show)
+
+
 def test_own_items_80x24(two_queries_ws: Path, snap_compare: SnapCompare) -> None:
     """The annotator's unsure and noted items (m): the counts, then per item
     their state, the query and the document with the start of their text,
@@ -155,3 +183,14 @@ def test_own_items_80x24(two_queries_ws: Path, snap_compare: SnapCompare) -> Non
         await pilot.pause()
 
     assert snap_compare(app, terminal_size=SIZE, run_before=show)
+
+
+@pytest.mark.parametrize("scene", list(GRADE_DIALOGS))
+def test_grade_dialogs_80x24(teaching_ws: Path, snap_compare: SnapCompare, scene: str) -> None:
+    """note: the note dialog over the grade screen for document A, its field
+    and hint whole. go-to-query: the go to query dialog, its field and hint."""
+
+    async def show(pilot: Pilot[Any]) -> None:
+        await open_dialog(pilot, GRADE_DIALOGS[scene])
+
+    assert snap_compare(create_app(teaching_ws, "alice"), terminal_size=SIZE, run_before=show)

@@ -126,10 +126,14 @@ def compare(
     mean difference, wins/ties/losses, the paired t-test and randomisation
     test p-values (raw and adjusted), a bootstrap interval, the effect size,
     and the bounds of the difference under the unjudged documents with a
-    verdict: settled, could flip or tied.
+    verdict: settled, could flip or tied. Then each pair in one sentence:
+    significant when the randomisation test's adjusted p is below 0.05 and
+    the bootstrap interval lies on the difference's side of 0, and what the
+    unjudged documents can still do (json: each pair's "sentence").
 
     \b
-    Example:
+    Examples:
+      judgepool compare bm25.trec splade-pp-ed.trec --qrels qrels.txt --unjudged zero
       judgepool compare bm25.trec splade.trec --qrels qrels.txt --format latex \\
         --label bm25.trec=BM25 --label splade.trec=SPLADE++
     """

@@ -16,14 +16,13 @@ from collections.abc import Mapping, Sequence
 from typing import Final
 
 from judgepool.cli.render import contract_lines, fmt, table
+from judgepool.core.verdict_words import ALPHA, sentence_of
 from judgepool.core.verdicts import ComparisonReport, PairStats
 from judgepool.display import literal
 from judgepool.services.verdicts import ComparedRuns
 
 # left-out queries shown by ID per reason; the rest are counted
 LEFT_OUT_SHOWN: Final = 10
-# an adjusted p-value below this marks a difference as significant (LaTeX superscripts)
-ALPHA: Final = 0.05
 # hex digits of a digest in a LaTeX caption (the full digests are in comments)
 SHORT_DIGEST: Final = 12
 
@@ -106,6 +105,11 @@ def render_compare_table(compared: ComparedRuns, qrels_label: str) -> str:
               "bootstrap 95% CI", "effect", "diff bounds", "verdict", "holes"]  # fmt: skip
     out.append(table(header, pair_rows, numeric_from=2))
     out.append("")
+    out.append("in words")
+    for p in report.pairs:
+        words = sentence_of(p, literal(p.a), literal(p.b)).text
+        out.append(f"{keys[p.a]}  {keys[p.b]}  {words}")
+    out.append("")
     out.extend(_legend(report))
     return "\n".join(out)
 
@@ -142,6 +146,9 @@ def _legend(report: ComparisonReport) -> list[str]:
         "                can (or a tie is possible); tied: 0 whatever they are.",
         "  holes         the unjudged documents in the two runs' top k, summed over the queries:",
         "                what judging can still change (`judgepool holes` lists them).",
+        "  in words      each pair in one sentence: significant when rand p adj is below 0.05 and",
+        "                the bootstrap interval lies on the difference's side of 0 (borderline",
+        "                when only the p-value says so); then what its holes can still do.",
     ]  # fmt: skip
 
 
@@ -162,22 +169,24 @@ def render_compare_markdown(compared: ComparedRuns) -> str:
                         str(run.unjudged_at_k)]))  # fmt: skip
     out.append("")
     out.append(row(["A", "B", "diff", "W/T/L", "t p (adj)", "rand p (adj)", "bootstrap 95% CI",
-                    "effect", "diff bounds", "verdict"]))  # fmt: skip
-    out.append(row(["---", "---", *["---:"] * 7, "---"]))
+                    "effect", "diff bounds", "verdict", "in words"]))  # fmt: skip
+    out.append(row(["---", "---", *["---:"] * 7, "---", "---"]))
     for p in report.pairs:
         out.append(row([
             literal(p.a), literal(p.b), fmt(p.mean_diff), f"{p.wins}/{p.ties}/{p.losses}",
             f"{pvalue(p.t_p)} ({pvalue(p.t_p_adjusted)})",
             f"{pvalue(p.randomization_p)} ({pvalue(p.randomization_p_adjusted)})",
             interval(p.bootstrap_ci), fmt(p.effect_size, 3), interval(p.diff_bounds),
-            p.verdict or "-",
+            p.verdict or "-", sentence_of(p, literal(p.a), literal(p.b)).text,
         ]))  # fmt: skip
     out.append("")
     out.append(
         f"{len(report.population)} queries ({len(report.left_out)} left out); p-values adjusted "
         f"by {report.correction}; {report.permutations} permutations, {report.bootstrap} "
         f"bootstrap resamples, seed {report.seed}; contract fingerprint "
-        f"`{compared.fingerprint}`, qrels digest `{compared.qrels_digest}`."
+        f"`{compared.fingerprint}`, qrels digest `{compared.qrels_digest}`. In words: "
+        f"significant when rand p adj < {ALPHA} and the bootstrap interval lies on the "
+        "difference's side of 0."
     )
     return "\n".join(out)
 

@@ -32,6 +32,7 @@ from judgepool.core.scored_run import ScoredRun
 from judgepool.core.settle import Hole, SettleState, depth_order
 from judgepool.core.significance import Correction
 from judgepool.core.types import Judgments
+from judgepool.core.verdict_words import sentence_of
 from judgepool.core.verdicts import ComparisonReport, RunInput, compare, population
 from judgepool.services.scoring import RunSource, score_run_with_tops
 
@@ -115,6 +116,7 @@ class ComparedRuns:
                     "randomization_p_adjusted": pair.randomization_p_adjusted,
                     "diff_bounds": _pair_list(pair.diff_bounds),
                     "verdict": pair.verdict,
+                    "sentence": sentence_of(pair).text,
                 }
                 for pair in report.pairs
             ],

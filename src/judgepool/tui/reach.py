@@ -40,13 +40,14 @@ NAMED: Final[dict[str, Reach]] = {
 }
 
 
-def reach_of(screen: Screen[Any] | str) -> Reach:
-    """What showing ``screen`` (an instance or an app screen's name) needs."""
+def reach_of(screen: Screen[Any] | type[Screen[Any]] | str) -> Reach:
+    """What showing ``screen`` (an instance, its class or an app screen's name) needs."""
     if isinstance(screen, str):
         return NAMED.get(screen, UNDECLARED)
-    if isinstance(screen, CommandPalette):
+    kind = screen if isinstance(screen, type) else type(screen)
+    if issubclass(kind, CommandPalette):
         return "grade"
-    declared: Reach | None = getattr(type(screen), "REACH", None)
+    declared: Reach | None = getattr(kind, "REACH", None)
     return declared if declared is not None else UNDECLARED
 
 

@@ -7,14 +7,20 @@ bottom:
 
 - per run: mean nDCG@k, its 95 % interval, its bounds under the unjudged
   documents, and the unjudged documents in its top k;
-- per pair: the mean difference, wins / ties / losses, the adjusted p-values
-  of the paired t-test and of the sign-flip randomisation test, the bootstrap
-  interval, the effect size, the bounds of the difference under the unjudged
-  documents with the verdict, and the holes that stand between the pair and
-  a verdict; a legend says in plain words what each column means;
-- the highlighted pair's per-query differences, largest first; ``enter`` (or
-  ``o``) opens the highlighted query's two ranked lists side by side
+- per pair, two lines (run A over run B, and two figures a column, so that
+  every column is whole at 80 columns): the mean difference over wins /
+  ties / losses, the bounds of the difference under the unjudged documents
+  over the bootstrap interval, the verdict over the holes that stand between
+  the pair and a verdict, the adjusted p-values of the paired t-test over the
+  sign-flip randomisation test's, and the effect size;
+- the highlighted pair in one sentence (`judgepool.core.verdict_words`);
+- the highlighted pair's per-query differences, largest first, beside the
+  legend (`PAIR_LEGEND`: what each column holds; under 32 lines it gives its
+  room to the tables, and ``?`` lists it with the keys); ``enter`` (or ``o``)
+  opens the highlighted query's two ranked lists side by side
   (`SideBySideScreen`), where a document can be graded.
+
+In a terminal under 100 columns or 28 lines the dialog takes the whole screen.
 """
 
 from __future__ import annotations
@@ -25,7 +31,7 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Vertical
+from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Footer, Static
 
@@ -39,17 +45,52 @@ from judgepool.tui.hosts import review_host
 from judgepool.tui.messages import GradeSaved
 from judgepool.tui.thread_jobs import Delivery, deliver, read_in_thread
 from judgepool.tui.verdict_jobs import compare_workspace
-from judgepool.tui.widgets.pair_verdicts import bounds_cell, holes_cell, tally, verdict_cell
+from judgepool.tui.widgets.pair_verdicts import (
+    PairWords,
+    bounds_cell,
+    holes_cell,
+    tally,
+    verdict_cell,
+)
 from judgepool.tui.widgets.score_format import count, data, fill_table, number, signed
 
-LEGEND = (
-    "A − B: mean difference of nDCG@k.  W/T/L: queries A wins, ties, loses.  "
-    "p t / p rand: chance of a difference this large if the runs were equal (paired t-test; "
-    "sign-flip randomisation), adjusted for the number of pairs.  bootstrap: 95 % interval "
-    "of A − B.  effect: A − B over its standard deviation.  bounds: the lowest and highest "
-    "A − B whatever grades the unjudged documents get; settled when that range excludes 0.  "
-    "holes: unjudged documents of the two runs' top k."
+# What each column of the pairs table holds (two figures a column, one over
+# the other); shown under the table, and on ? (the help lists it too).
+PAIR_LEGEND: tuple[tuple[str, str], ...] = (
+    ("run A / run B", "the pair's two runs, one over the other"),
+    ("A − B / W/T/L", "the mean difference of nDCG@k; the queries A wins, ties and loses"),
+    (
+        "bounds / bootstrap",
+        "the lowest and highest A − B whatever grades the unjudged documents get (settled "
+        "when that range excludes 0); the 95 % bootstrap interval of A − B",
+    ),
+    (
+        "verdict / holes",
+        "settled, could flip or tied; the unjudged documents of the two runs' top k",
+    ),
+    (
+        "p t / p rand",
+        "the chance of a difference this large if the runs were equal (paired t-test; "
+        "sign-flip randomisation), adjusted for the number of pairs",
+    ),
+    ("effect", "A − B over its standard deviation (Cohen's d_z)"),
+    (
+        "in words",
+        "significant when p rand is below 0.05 and the bootstrap interval lies on the "
+        "difference's side of 0",
+    ),
 )
+
+
+def legend_text() -> Text:
+    """The columns explained, in a paragraph."""
+    text = Text(style="dim")
+    for index, (column, meaning) in enumerate(PAIR_LEGEND):
+        if index:
+            text.append("  ")
+        text.append(column, style="bold")
+        text.append(f": {meaning}.")
+    return text
 
 
 def interval(values: tuple[float, float] | None) -> Text:
@@ -66,35 +107,35 @@ def p_value(value: float | None) -> Text:
     return Text(f"{value:.4f}", style="bold" if value < 0.05 else "", justify="right")
 
 
+def stacked(top: Text, bottom: Text) -> Text:
+    """Two figures in one cell, one over the other, aligned as the top one."""
+    cell = Text("\n").join([top, bottom])
+    cell.justify = top.justify
+    cell.no_wrap = True
+    cell.overflow = "ellipsis"
+    return cell
+
+
 def pair_cells(pair: PairStats) -> list[Text]:
-    """One pair's row of the pairs table (`PAIR_COLUMNS`): the verdict first,
-    then the tests, so a narrow terminal shows the verdict."""
+    """One pair's two lines of the pairs table (`PAIR_COLUMNS`): the verdict
+    early, so a narrow terminal shows it."""
     return [
-        data(pair.a),
-        data(pair.b),
-        signed(pair.mean_diff),
-        bounds_cell(pair.diff_bounds),
-        verdict_cell(pair.verdict),
-        holes_cell(pair),
-        Text(f"{pair.wins}/{pair.ties}/{pair.losses}", justify="right"),
-        p_value(pair.t_p_adjusted),
-        p_value(pair.randomization_p_adjusted),
-        interval(pair.bootstrap_ci),
+        stacked(data(pair.a), data(pair.b)),
+        stacked(signed(pair.mean_diff), Text(f"{pair.wins}/{pair.ties}/{pair.losses}")),
+        stacked(bounds_cell(pair.diff_bounds), bounds_cell(pair.bootstrap_ci)),
+        stacked(verdict_cell(pair.verdict), holes_cell(pair)),
+        stacked(p_value(pair.t_p_adjusted), p_value(pair.randomization_p_adjusted)),
         number(pair.effect_size, places=2),
     ]
 
 
+# The pairs table's headers, two lines each as its cells (see PAIR_LEGEND).
 PAIR_COLUMNS = (
-    "run A",
-    "run B",
-    "A − B",
-    "bounds under the holes",
-    "verdict",
-    "holes",
-    "W/T/L",
-    "p t",
-    "p rand",
-    "bootstrap 95 %",
+    "run A\nrun B",
+    "A − B\nW/T/L",
+    "bounds\nbootstrap 95 %",
+    "verdict\nholes",
+    "p t\np rand",
     "effect",
 )
 
@@ -105,26 +146,65 @@ class VerdictsScreen(ModalScreen[None]):
     REACH: ClassVar[Reach] = "review"
 
     DEFAULT_CLASSES = "dialog"
+    # A short or narrow terminal: the dialog takes the whole screen, and under
+    # 32 lines the legend gives its lines to the tables (? shows it, in help).
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]  # noqa: RUF012 - typed by Textual
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (28, "-medium"), (32, "-tall")]  # noqa: RUF012
     DEFAULT_CSS = """
     VerdictsScreen > Vertical {
         width: 96%;
         height: 94%;
     }
+    VerdictsScreen.-narrow > Vertical, VerdictsScreen.-short > Vertical {
+        width: 100%;
+        height: 100%;
+    }
     VerdictsScreen #verdicts-heading, VerdictsScreen #verdicts-legend {
         height: auto;
         padding: 0 1;
     }
-    VerdictsScreen #verdicts-runs, VerdictsScreen #verdicts-pairs {
+    VerdictsScreen.-short #verdicts-legend, VerdictsScreen.-medium #verdicts-legend {
+        display: none;
+    }
+    VerdictsScreen #verdicts-runs {
         height: auto;
-        max-height: 9;
+        max-height: 7;
+    }
+    VerdictsScreen.-short #verdicts-runs {
+        max-height: 5;
+    }
+    VerdictsScreen #verdicts-pairs {
+        height: auto;
+        max-height: 10;
+    }
+    VerdictsScreen.-short #verdicts-pairs {
+        max-height: 8;
+    }
+    VerdictsScreen.-medium #verdicts-pairs {
+        max-height: 12;
+    }
+    VerdictsScreen #verdicts-bottom {
+        height: 1fr;
     }
     VerdictsScreen #verdicts-queries {
+        width: auto;
+        height: 1fr;
+    }
+    VerdictsScreen #verdicts-legend {
+        width: 1fr;
         height: 1fr;
     }
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
         *SCREEN_KEYS,
+        Binding(
+            "question_mark",
+            "app.help",
+            "help",
+            key_display="?",
+            tooltip="List every key, and what the columns of the pairs hold",
+        ),
         Binding("escape", "close", "close", tooltip="Back to the audit or scores screen"),
         Binding(
             "o",
@@ -144,9 +224,14 @@ class VerdictsScreen(ModalScreen[None]):
         with Vertical(classes="dialog-frame"):
             yield Static(id="verdicts-heading")
             yield DataTable[Text](id="verdicts-runs", cursor_type="none", zebra_stripes=True)
-            yield DataTable[Text](id="verdicts-pairs", cursor_type="row", zebra_stripes=True)
-            yield Static(Text(LEGEND, style="dim"), id="verdicts-legend")
-            yield DataTable[Text](id="verdicts-queries", cursor_type="row", zebra_stripes=True)
+            yield DataTable[Text](
+                id="verdicts-pairs", cursor_type="row", zebra_stripes=True, header_height=2
+            )
+            yield PairWords(id="verdicts-words")
+            # the highlighted pair's queries (two narrow columns) beside the legend
+            with Horizontal(id="verdicts-bottom"):
+                yield DataTable[Text](id="verdicts-queries", cursor_type="row", zebra_stripes=True)
+                yield Static(legend_text(), id="verdicts-legend")
             yield Footer()
 
     def on_mount(self) -> None:
@@ -223,6 +308,7 @@ class VerdictsScreen(ModalScreen[None]):
             pairs,
             [(f"c{index}", Text(label, style="bold")) for index, label in enumerate(PAIR_COLUMNS)],
             [(str(i), pair_cells(pair)) for i, pair in enumerate(report.pairs)],
+            height=2,
         )
         pairs.move_cursor(row=self.pair_index)
         self._show_pair(self.pair_index)
@@ -237,6 +323,7 @@ class VerdictsScreen(ModalScreen[None]):
             return
         self.pair_index = index
         pair = report.pairs[index]
+        self.query_one(PairWords).show(pair)
         diffs = report.per_query_diffs.get((pair.a, pair.b), ())
         rows = sorted(zip(report.population, diffs, strict=True), key=lambda row: -row[1])
         table: DataTable[Text] = self.query_one("#verdicts-queries", DataTable)

@@ -80,8 +80,11 @@ class AuditScreen(ReviewScreen):
     AuditScreen #audit-main {
         width: 1fr;
     }
+    AuditScreen #audit-lists {
+        height: 1fr;
+    }
     AuditScreen #audit-bottom {
-        height: 12;
+        height: 1fr;
     }
     AuditScreen #audit-status {
         max-height: 3;
@@ -92,7 +95,7 @@ class AuditScreen(ReviewScreen):
         Binding(
             "j",
             "judge_hole",
-            "judge hole",
+            "judge",
             tooltip="Send the highlighted unjudged document to grading",
         ),
         Binding(
@@ -134,10 +137,12 @@ class AuditScreen(ReviewScreen):
             with Vertical(id="audit-main"):
                 yield AuditSummary(id="audit-summary")
                 yield from self.compose_verdicts()
-                yield AuditQueryTable(id="audit-queries")
-                with Horizontal(id="audit-bottom"):
-                    yield HoleTable(id="audit-holes")
-                    yield AuditDetails(id="audit-details")
+                # the queries above their holes; side by side in a short terminal
+                with Vertical(id="audit-lists"):
+                    yield AuditQueryTable(id="audit-queries")
+                    with Horizontal(id="audit-bottom"):
+                        yield HoleTable(id="audit-holes")
+                        yield AuditDetails(id="audit-details")
 
     def started(self) -> None:
         self.query_one(HoleTable).show(None)
@@ -221,8 +226,8 @@ class AuditScreen(ReviewScreen):
         table.show(audit, keep=keep)
         self._show_query(table.current_query)
         status = Text(
-            f"judgments digest {audit.qrels_digest[:12]}   "
-            "j (or enter on an unjudged document) sends it to grading",
+            f"judgments digest {audit.qrels_digest[:12]} · "
+            "j (or enter on a hole) sends it to grading",
             style="dim",
         )
         self.set_status(status)

@@ -12,9 +12,10 @@ recompute when they must:
 - on ``f5``.
 
 Both also show, per pair of runs, whether the unjudged documents could still
-change which run is better (`PairVerdicts`: settled / could flip / tied, and
-the holes in the way), computed with `compute_verdicts` in its own worker
-group; ``p`` opens the full comparison (`VerdictsScreen`).
+change which run is better (`PairVerdicts`: a line per pair, settled / could
+flip / tied and the holes in the way; `PairWords`: the highlighted pair in
+one sentence), computed with `compute_verdicts` in its own worker group;
+``p`` opens the full comparison (`VerdictsScreen`).
 
 A subclass names itself (``NAME``, the prefix of its widget IDs, and
 ``HEADING``), yields its body (`compose_body`), starts its work on mount
@@ -33,11 +34,12 @@ from functools import partial
 from typing import TYPE_CHECKING, ClassVar, TypeVar
 
 from rich.text import Text
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import DataTable, Footer, Static
 from textual.worker import get_current_worker
 
 from judgepool.core.contract import Contract
@@ -49,7 +51,7 @@ from judgepool.tui.hosts import ReviewHost, review_host
 from judgepool.tui.messages import GradeSaved
 from judgepool.tui.refusals import app_refusal
 from judgepool.tui.verdict_jobs import compare_workspace, verdict_contract
-from judgepool.tui.widgets.pair_verdicts import PairVerdicts, tally
+from judgepool.tui.widgets.pair_verdicts import PairVerdicts, PairWords, tally
 from judgepool.tui.widgets.score_contract import ContractBar, ContractDialog
 from judgepool.tui.widgets.score_format import message as message_text
 
@@ -67,10 +69,15 @@ class ReviewScreen(Screen[None]):
 
     REACH: ClassVar[Reach] = "review"
 
-    # Classes for small terminals (app.tcss): at 80 × 24 the key columns and
-    # the per-query table keep their room, the side panels give theirs up.
-    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]  # noqa: RUF012 - typed by Textual
-    VERTICAL_BREAKPOINTS = [(0, "-short"), (32, "-tall")]  # noqa: RUF012 - typed by Textual
+    # Classes for small terminals (app.tcss): at 80 × 24 the key columns, the
+    # per-query table and the pairs keep their room, the side panels give
+    # theirs up, and the footer keeps the screen's own keys (below 120
+    # columns set close together; the app's screen keys and the palette's,
+    # both on ?, give way).
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide"), (120, "-full")]  # noqa: RUF012
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (28, "-medium"), (32, "-tall")]  # noqa: RUF012
+    # the width from which the footer's keys have their usual spacing
+    ROOMY_FOOTER: ClassVar[int] = 120
 
     NAME: ClassVar[str]
     """The prefix of the screen's widget IDs: ``{NAME}-title``, ``-contract``, ``-status``."""
@@ -132,10 +139,20 @@ class ReviewScreen(Screen[None]):
         """The widgets between the contract and the status line."""
         yield from ()
 
+    def on_resize(self, event: events.Resize) -> None:
+        self.query_one(Footer).compact = event.size.width < self.ROOMY_FOOTER
+
     def compose_verdicts(self) -> ComposeResult:
-        """The pairs' verdicts: a title line and the table (`PairVerdicts`)."""
+        """The pairs' verdicts: a title line, the table (`PairVerdicts`, a line
+        per pair) and the highlighted pair in words (`PairWords`)."""
         yield Static(id=f"{self.NAME}-verdicts-title", classes="review-title")
         yield PairVerdicts(id=f"{self.NAME}-verdicts")
+        yield PairWords(id=f"{self.NAME}-verdict-words")
+
+    @on(DataTable.RowHighlighted, "PairVerdicts")
+    def _pair_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        event.stop()
+        self.query_one(PairWords).show(self.query_one(PairVerdicts).current_pair)
 
     def compute_verdicts(self, contract: Contract) -> None:
         """Compare every pair of runs under ``contract`` in a worker, then show
@@ -150,7 +167,9 @@ class ReviewScreen(Screen[None]):
             if contract != self.host.contract:
                 return  # a newer contract is being compared
             self.compared = compared
-            self.query_one(PairVerdicts).show(compared)
+            table = self.query_one(PairVerdicts)
+            table.show(compared)
+            self.query_one(PairWords).show(table.current_pair)
             heading = Text("Pairs", style="bold")
             if compared is None:
                 heading.append("   fewer than two runs: nothing to compare", style="dim")
@@ -169,6 +188,7 @@ class ReviewScreen(Screen[None]):
                 self._verdicts_under = None
                 self.compared = None
                 self.query_one(PairVerdicts).show(None)
+                self.query_one(PairWords).show(None)
                 title.update(message_text("Pairs: " + error.splitlines()[0], "red"))
 
         self.read_in_worker(

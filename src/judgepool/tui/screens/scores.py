@@ -82,7 +82,7 @@ class ScoresScreen(ReviewScreen):
         Binding(
             "d",
             "drill_down",
-            "drill down",
+            "drill",
             tooltip="The highlighted query's ranked list with grades, beside the ideal list",
         ),
         Binding("v", "compare", "compare", tooltip="Compare two runs query by query"),
@@ -90,7 +90,7 @@ class ScoresScreen(ReviewScreen):
             "c", "edit_contract", "contract", tooltip="Change the contract; everything recomputes"
         ),
         # R too: a browser (judgepool serve) takes F5 to reload the page
-        Binding("f5,R", "recompute", "recompute", tooltip="Score every run again"),
+        Binding("f5,R", "recompute", "rescore", tooltip="Score every run again"),
         # the ways out of a refusal for holes, named on the line that reports it
         Binding(
             "h",

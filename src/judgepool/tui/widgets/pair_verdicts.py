@@ -1,24 +1,33 @@
-"""`PairVerdicts`: per pair of runs, whether the unjudged documents could still
-change which one is better, and how many of them stand in the way.
+"""`PairVerdicts` and `PairWords`: per pair of runs, whether the unjudged
+documents could still change which one is better, in a line and in words.
 
-One row per pair (A, B): the mean difference A − B, its exact bounds over
-every grade the unjudged documents of the two runs' top k could get, the
-verdict (`settled`: the sign cannot change; `could flip`; `tied`) and the
-holes, the distinct unjudged documents of the two runs' top k, which are
-what stands between the pair and a verdict. The audit and scores screens
-show it; ``p`` on either opens the full comparison (`VerdictsScreen`).
+`PairVerdicts` has one line per pair (A, B): the mean difference A − B, the
+verdict (`settled`: the sign cannot change; `could flip`; `tied`), the holes
+(the distinct unjudged documents of the two runs' top k, what stands between
+the pair and a verdict) and, where the table has the room, the exact bounds
+of the difference over every grade the holes could get. It scrolls when
+there are more pairs than lines. `PairWords` says the highlighted pair in one
+sentence (`judgepool.core.verdict_words`): who is ahead, whether that is
+significant, and what the holes can still do. The audit and scores screens
+show both; ``p`` on either opens the full comparison (`VerdictsScreen`).
 """
 
 from __future__ import annotations
 
 from rich.text import Text
-from textual.widgets import DataTable
+from textual import events
+from textual.widgets import DataTable, Static
 
+from judgepool.core.verdict_words import sentence_of
 from judgepool.core.verdicts import PairStats
+from judgepool.display import literal
 from judgepool.services.verdicts import ComparedRuns
-from judgepool.tui.widgets.score_format import data, fill_table, signed
+from judgepool.tui.widgets.score_format import MAX_COLUMN_WIDTH, data, fill_table, signed
 
 VERDICT_STYLE = {"settled": "bold green", "could flip": "bold yellow", "tied": "bold"}
+# a DataTable cell's padding, each side; a vertical scrollbar's width
+_CELL_PADDING = 1
+_SCROLLBAR = 2
 
 
 def verdict_cell(verdict: str | None) -> Text:
@@ -41,6 +50,20 @@ def holes_cell(pair: PairStats) -> Text:
     return Text(str(pair.holes), style=style, justify="right")
 
 
+def words_text(pair: PairStats) -> Text:
+    """The pair's sentence, the runs' names shown literally: the significance
+    bold when significant, what the holes can do in the verdict's colour."""
+    sentence = sentence_of(pair, literal(pair.a), literal(pair.b))
+    text = Text(sentence.standing)
+    if sentence.significance:
+        text.append(", ")
+        text.append(sentence.significance, style="bold" if sentence.significant else "")
+    if sentence.holes:
+        text.append("; ")
+        text.append(sentence.holes, style=VERDICT_STYLE.get(pair.verdict or "", ""))
+    return text
+
+
 def tally(compared: ComparedRuns) -> Text:
     """One line: how many pairs are settled and could flip (and tied, if any)."""
     verdicts = [pair.verdict for pair in compared.report.pairs]
@@ -59,7 +82,8 @@ def tally(compared: ComparedRuns) -> Text:
 
 
 class PairVerdicts(DataTable[Text]):
-    """Every pair of runs with its verdict and the holes that stand in its way."""
+    """Every pair of runs with its verdict and the holes that stand in its way,
+    a line each; the bounds too where the table is wide enough for them."""
 
     DEFAULT_CSS = """
     PairVerdicts {
@@ -71,11 +95,28 @@ class PairVerdicts(DataTable[Text]):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id, cursor_type="row", zebra_stripes=True)
         self.compared: ComparedRuns | None = None
+        # whether the bounds column is shown (it goes first when room is short)
+        self.with_bounds = False
 
     def show(self, compared: ComparedRuns | None) -> None:
         """Show the pairs of ``compared`` (None: nothing to compare)."""
         self.compared = compared
-        k = compared.contract.k if compared is not None else 10
+        self._fill(self._bounds_fit(self.size.width))
+
+    def on_resize(self, event: events.Resize) -> None:
+        fits = self._bounds_fit(event.size.width)
+        if fits != self.with_bounds:
+            self._fill(fits)
+
+    @property
+    def current_pair(self) -> PairStats | None:
+        """The highlighted pair (None: no pairs)."""
+        pairs = self.compared.report.pairs if self.compared is not None else ()
+        row = self.cursor_row
+        return pairs[row] if 0 <= row < len(pairs) else None
+
+    def _columns(self, with_bounds: bool) -> list[tuple[str, Text]]:
+        k = self.compared.contract.k if self.compared is not None else 10
         columns = [
             ("a", Text("run A", style="bold")),
             ("b", Text("run B", style="bold")),
@@ -84,22 +125,35 @@ class PairVerdicts(DataTable[Text]):
             ("verdict", Text("verdict", style="bold")),
             ("holes", Text("holes", style="bold")),
         ]
-        pairs = compared.report.pairs if compared is not None else ()
-        rows = [
-            (
-                f"{index}",
-                [
-                    data(pair.a),
-                    data(pair.b),
-                    signed(pair.mean_diff),
-                    bounds_cell(pair.diff_bounds),
-                    verdict_cell(pair.verdict),
-                    holes_cell(pair),
-                ],
-            )
-            for index, pair in enumerate(pairs)
-        ]
-        fill_table(self, columns, rows)
+        return columns if with_bounds else [c for c in columns if c[0] != "bounds"]
+
+    def _rows(self, with_bounds: bool) -> list[tuple[str, list[Text]]]:
+        pairs = self.compared.report.pairs if self.compared is not None else ()
+        rows = []
+        for index, pair in enumerate(pairs):
+            cells = [data(pair.a), data(pair.b), signed(pair.mean_diff)]
+            if with_bounds:
+                cells.append(bounds_cell(pair.diff_bounds))
+            cells += [verdict_cell(pair.verdict), holes_cell(pair)]
+            rows.append((f"{index}", cells))
+        return rows
+
+    def _bounds_fit(self, width: int) -> bool:
+        """Whether every column, the bounds included, fits in ``width`` cells
+        (a scrollbar's room kept: the pairs may be more than the lines)."""
+        columns = self._columns(True)
+        widths = [label.cell_len for _, label in columns]
+        for _, cells in self._rows(True):
+            widths = [max(w, cell.cell_len) for w, cell in zip(widths, cells, strict=True)]
+        needed = sum(min(w, MAX_COLUMN_WIDTH) + 2 * _CELL_PADDING for w in widths)
+        return width >= needed + _SCROLLBAR
+
+    def _fill(self, with_bounds: bool) -> None:
+        row = self.cursor_row
+        self.with_bounds = with_bounds
+        fill_table(self, self._columns(with_bounds), self._rows(with_bounds))
+        if 0 <= row < self.row_count:
+            self.move_cursor(row=row)
 
     def verdict_of(self, a: str, b: str) -> str | None:
         """The verdict shown for the pair (a, b), in either order (None: not shown)."""
@@ -109,3 +163,18 @@ class PairVerdicts(DataTable[Text]):
             if {pair.a, pair.b} == {a, b}:
                 return pair.verdict
         return None
+
+
+class PairWords(Static):
+    """The highlighted pair in one sentence."""
+
+    DEFAULT_CSS = """
+    PairWords {
+        height: auto;
+        padding: 0 1;
+    }
+    """
+
+    def show(self, pair: PairStats | None) -> None:
+        """Say ``pair`` (None: nothing)."""
+        self.update(Text() if pair is None else words_text(pair))

@@ -21,7 +21,7 @@ from typing import Any, ClassVar
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Grid, Horizontal, Vertical
+from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, Static
 
@@ -87,16 +87,36 @@ class ContractDialog(ModalScreen[Contract | None]):
 
     REACH: ClassVar[Reach] = "review"
 
+    # every field takes three lines: under 46 lines the fields scroll, and the
+    # dialog takes the whole terminal (under 100 columns its whole width too)
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]  # noqa: RUF012 - typed by Textual
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (46, "-tall")]  # noqa: RUF012 - typed by Textual
+
     DEFAULT_CSS = """
     ContractDialog {
         align: center middle;
     }
     ContractDialog > Vertical {
         width: 76;
+        max-width: 100%;
         height: auto;
+        max-height: 100%;
         border: thick $primary;
         background: $surface;
         padding: 1 2;
+    }
+    ContractDialog #contract-fields {
+        height: auto;
+    }
+    ContractDialog.-short > Vertical {
+        height: 100%;
+        padding: 0 1;
+    }
+    ContractDialog.-narrow > Vertical {
+        width: 100%;
+    }
+    ContractDialog.-short #contract-fields {
+        height: 1fr;
     }
     ContractDialog Grid {
         grid-size: 2;
@@ -116,6 +136,9 @@ class ContractDialog(ModalScreen[Contract | None]):
         height: auto;
         align: right middle;
         margin: 1 0 0 0;
+    }
+    ContractDialog.-short Horizontal {
+        margin: 0;
     }
     ContractDialog Button {
         margin: 0 0 0 2;
@@ -149,7 +172,9 @@ class ContractDialog(ModalScreen[Contract | None]):
                     style="dim",
                 )
             )
-            with Grid():
+            # the fields scroll where the terminal is too short for them all:
+            # the buttons below stay in view
+            with VerticalScroll(id="contract-fields"), Grid():
                 for parameter in EDITABLE:
                     name = parameter.name
                     yield Label(name)

@@ -89,20 +89,30 @@ def fill_table(
     table: DataTable[Text],
     columns: Sequence[tuple[str, Text]],
     rows: Iterable[tuple[str, Sequence[Text]]],
+    *,
+    height: int = 1,
 ) -> None:
-    """Replace a table's columns and rows, each column as wide as its widest cell.
+    """Replace a table's columns and rows, each column as wide as its widest
+    cell (a cell of several lines, in rows of ``height`` lines: its widest line).
 
     The widths are computed here rather than left to the table: a table
     refilled while hidden under a dialog may otherwise render (and cache)
     cells at the width of their header before it measures them.
     """
     materialised = [(key, list(cells)) for key, cells in rows]
-    widths = [label.cell_len for _, label in columns]
+    widths = [_width(label) for _, label in columns]
     for _, cells in materialised:
         for index, cell in enumerate(cells):
-            widths[index] = max(widths[index], cell.cell_len)
+            widths[index] = max(widths[index], _width(cell))
     table.clear(columns=True)
     for (key, label), width in zip(columns, widths, strict=True):
         table.add_column(label, key=key, width=min(width, MAX_COLUMN_WIDTH))
     for key, cells in materialised:
-        table.add_row(*cells, key=key)
+        table.add_row(*cells, key=key, height=height)
+
+
+def _width(cell: Text) -> int:
+    """The cells the widest line of ``cell`` takes."""
+    if "\n" not in cell.plain:
+        return cell.cell_len  # nearly every cell: no split for a table of many rows
+    return max((line.cell_len for line in cell.split("\n")), default=0)

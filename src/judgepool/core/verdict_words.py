@@ -1,0 +1,200 @@
+"""One sentence per pair of runs: which one is ahead, whether that is more than
+noise, and whether the unjudged documents could still change it.
+
+`pair_sentence` is the one wording of a pair for every output: the table,
+Markdown and JSON of ``judgepool compare`` and, in the app, the runs pair by
+pair (``p``) and the verdict block of the audit and scores screens. It is a
+function of the pair's fields alone (`judgepool.core.verdicts.PairStats`):
+the mean difference, the adjusted p-value, the bootstrap interval, the
+verdict with its bounds, and the holes; the caller names the runs (shown as
+given: a screen passes names it made safe to show).
+
+Which significance, and why:
+
+- The p-value is the **randomisation (sign-flip) test's, adjusted** for the
+  number of pairs compared (``randomization_p_adjusted``), not the t-test's.
+  It assumes nothing about the shape of the per-query differences, which are
+  bounded, often skewed and few (the demo has six queries), where the t-test
+  leans on their mean being normal; the randomisation test is also the one
+  Smucker, Allan and Carterette (CIKM 2007) found the IR measures call for,
+  and the one behind compare's LaTeX superscripts.
+- **Significant** means that p-value is below ``ALPHA`` (0.05) *and* the 95 %
+  bootstrap interval of the difference lies on the same side of 0 as the
+  difference. The two are different approximations of one question; when
+  they disagree (p below 0.05, the interval reaching 0) the evidence is at
+  the edge, and the sentence says ``borderline`` rather than picking the
+  favourable one. The interval alone never makes a difference significant:
+  it is not adjusted for the number of pairs.
+
+The bounds' part follows the verdict (`judgepool.core.verdicts.verdict_of`):
+settled (whatever grades the holes get; "settled by the judgments" when the
+two runs have no hole), could flip (the holes could still reverse it, or make it a
+tie), tied (0 under every assignment of the holes). ``holes`` counts the two
+runs' own holes; when it is 0 and the pair could still flip, the other runs'
+holes are the ones that could (a judged document joins every run's ideal).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final, Literal
+
+from judgepool.core.verdicts import PairStats
+
+ALPHA: Final = 0.05
+# differences and bounds are written to this many decimals
+PLACES: Final = 3
+
+Significance = Literal["significant", "borderline", "not significant", "untested"]
+
+
+@dataclass(frozen=True)
+class PairSentence:
+    """A pair's sentence in its three parts (a screen colours them apart).
+
+    ``standing``: who is ahead and by how much (or that the two are tied);
+    ``significance``: the test's word and p-value (empty when the runs are
+    level or tied); ``holes``: what the unjudged documents can still do
+    (empty when tied). ``significant`` is the test's answer as a flag."""
+
+    standing: str
+    significance: str
+    holes: str
+    significant: bool = False
+
+    @property
+    def text(self) -> str:
+        """The whole sentence."""
+        text = self.standing
+        if self.significance:
+            text += ", " + self.significance
+        if self.holes:
+            text += "; " + self.holes
+        return text
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def significance_of(
+    mean_diff: float | None,
+    p_adjusted: float | None,
+    bootstrap_ci: tuple[float, float] | None,
+) -> Significance:
+    """The test's word for a difference (see the module's docstring)."""
+    if mean_diff is None or p_adjusted is None:
+        return "untested"
+    if p_adjusted >= ALPHA or mean_diff == 0:
+        return "not significant"
+    agrees = bootstrap_ci is not None and (
+        bootstrap_ci[0] > 0 if mean_diff > 0 else bootstrap_ci[1] < 0
+    )
+    return "significant" if agrees else "borderline"
+
+
+def p_text(p: float) -> str:
+    """A p-value in a sentence: 3 decimals without trailing zeros ("0.002",
+    "0.31", "1"), "< 0.001" below that, and "< 0.05" where rounding would
+    carry a value under ``ALPHA`` up to it."""
+    if p < 0.001:
+        return "< 0.001"
+    text = f"{p:.3f}"
+    if p < ALPHA <= float(text):
+        return f"< {ALPHA:g}"
+    return text.rstrip("0").rstrip(".")
+
+
+def _amount(value: float) -> str:
+    """A difference's size: ``PLACES`` decimals, or "less than 0.001"."""
+    size = abs(value)
+    if size < 10**-PLACES / 2:
+        return f"less than {10**-PLACES:.{PLACES}f}"
+    return f"{size:.{PLACES}f}"
+
+
+def _holes(count: int) -> str:
+    return "1 hole" if count == 1 else f"{count} holes"
+
+
+def _bounds_part(
+    a: str,
+    b: str,
+    mean_diff: float,
+    verdict: str | None,
+    diff_bounds: tuple[float, float] | None,
+    holes: int,
+) -> str:
+    """What the unjudged documents can still do to the difference."""
+    if verdict is None or diff_bounds is None:
+        return "the holes are not bounded under this contract"
+    low, high = diff_bounds
+    if verdict == "settled":
+        bounded_for = 1 if low > 0 else -1
+        ahead = 1 if mean_diff > 0 else -1 if mean_diff < 0 else 0
+        if bounded_for != ahead:
+            # unjudged=condense: the difference shown leaves the holes out, the
+            # bounds keep them in place (as unjudged=zero); judged, they decide
+            winner = a if bounded_for > 0 else b
+            return f"once the holes are judged {winner} is ahead, whatever their grades"
+        if holes == 0:
+            return "settled by the judgments"
+        return "settled, whatever grades the holes get"
+    who = _holes(holes) if holes else "the other runs' holes"
+    if mean_diff == 0:
+        if low < 0 < high:
+            return f"{who} could still put either ahead"
+        return f"{who} could still put {a if high > 0 else b} ahead"
+    # could flip: the bound on the far side of 0 from the difference reaches 0
+    reaches = low if mean_diff > 0 else high
+    if reaches == 0:
+        return f"{who} could still make it a tie"
+    return f"{who} could still reverse it"
+
+
+def pair_sentence(
+    *,
+    a: str,
+    b: str,
+    mean_diff: float | None,
+    p_adjusted: float | None,
+    bootstrap_ci: tuple[float, float] | None,
+    verdict: str | None,
+    diff_bounds: tuple[float, float] | None,
+    holes: int,
+) -> PairSentence:
+    """The sentence of the pair (``a``, ``b``), A − B = ``mean_diff``, with the
+    randomisation test's adjusted p-value ``p_adjusted``."""
+    if mean_diff is None:
+        return PairSentence(f"{a} and {b}: no common query to compare them on", "", "")
+    if verdict == "tied":
+        return PairSentence(f"{a} and {b} tied under every assignment of the holes", "", "")
+    holes_part = _bounds_part(a, b, mean_diff, verdict, diff_bounds, holes)
+    if mean_diff == 0:
+        return PairSentence(f"{a} and {b} level (mean difference 0)", "", holes_part)
+    leader, other = (a, b) if mean_diff > 0 else (b, a)
+    standing = f"{leader} ahead of {other} by {_amount(mean_diff)}"
+    word = significance_of(mean_diff, p_adjusted, bootstrap_ci)
+    if word == "untested" or p_adjusted is None:
+        significance = "untested"
+    elif word == "borderline":
+        significance = (
+            f"borderline (p_adj {p_text(p_adjusted)}, but the bootstrap interval reaches 0)"
+        )
+    else:
+        significance = f"{word} (p_adj {p_text(p_adjusted)})"
+    return PairSentence(standing, significance, holes_part, word == "significant")
+
+
+def sentence_of(pair: PairStats, a: str | None = None, b: str | None = None) -> PairSentence:
+    """`pair_sentence` of a compared pair, its runs named ``a`` and ``b``
+    (default: as the comparison names them)."""
+    return pair_sentence(
+        a=pair.a if a is None else a,
+        b=pair.b if b is None else b,
+        mean_diff=pair.mean_diff,
+        p_adjusted=pair.randomization_p_adjusted,
+        bootstrap_ci=pair.bootstrap_ci,
+        verdict=pair.verdict,
+        diff_bounds=pair.diff_bounds,
+        holes=pair.holes,
+    )
