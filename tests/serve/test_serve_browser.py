@@ -69,7 +69,7 @@ def test_two_annotators_grade_at_once_in_a_browser(tmp_path: Path) -> None:
             assert failures(workspace) == [("alice", "wrong token")]
 
             # Both sign in, alice again after the pause a failure costs.
-            alice.page.wait_for_timeout(1200)
+            alice.wait_for("you can type again", since=refused)
             alice.focus()
             alice.press("Control+a")
             for _ in range(10):

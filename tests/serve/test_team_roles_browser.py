@@ -214,8 +214,12 @@ def test_a_team_grades_blind_in_browsers_and_no_key_shows_what_it_should_not(
     # agreement compares the two people; the adjudicated universe takes carol's grades
     done = judgepool("agreement", workspace, "--format", "json")
     assert done.returncode == 0, done.stderr
-    (pair,) = json.loads(done.stdout)["pairs"]
+    found = json.loads(done.stdout)
+    (pair,) = found["pairs"]
     assert (pair["a"], pair["b"]) == (ALICE, BOB)
+    # and says what it left out: the import, and carol's adjudications
+    assert [r["rater"] for r in found["left_out"]["raters"]] == [IMPORT]
+    assert found["left_out"]["adjudications"] == len(differ)
     done = judgepool("export", workspace, "qrels", "--consensus", "adjudicated")
     assert done.returncode == 0, done.stderr
     exported = {

@@ -163,13 +163,13 @@ async def test_the_agreement_screen_shows_pairs_and_all(teaching_ws: Path) -> No
 
 async def test_help_lists_the_new_keys_and_the_status_words(teaching_ws: Path) -> None:
     app = create_app(teaching_ws, "alice")
-    async with app.run_test(size=(120, 200)) as pilot:
+    async with app.run_test(size=(120, 400)) as pilot:
         await wait_ready(pilot)
         await pilot.press("question_mark")
         await wait_until(pilot, lambda: "Agreement screen (K)" in screen_text(app), "help")
         text = screen_text(app)
         for line in (
-            "Adjudicate screen (D, adjudicators only)",
+            "Adjudicate screen (D, adjudicators and leads)",
             "Settle the highlighted disagreement with that grade",
             "Add a note to your settling grade",
             "Next disagreement of the queue",

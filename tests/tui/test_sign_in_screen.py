@@ -72,6 +72,7 @@ async def test_a_wrong_token_is_refused_then_the_right_one_opens_grading(
         await pilot.press("1")  # paused: nothing typed, nothing graded
         assert token_field.value == ""
         await wait_until(pilot, lambda: not token_field.disabled, "the pause", FAILURE_PAUSE + 5)
+        assert "you can type again" in str(message.render())
         assert focused_id(app) == "sign-in-token"
         await pilot.press(*token, "enter")
         screen = await wait_ready(pilot)

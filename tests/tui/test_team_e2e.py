@@ -80,6 +80,15 @@ def test_three_annotators_grade_blind_and_carol_adjudicates(tmp_path: Path) -> N
             terminal.start(*app_command(workspace, name))
         for name, terminal in (("alice", alice), ("bob", bob), ("carol", carol)):
             terminal.wait_for(lambda s, n=name: f"annotator {n}" in s, timeout=30.0)
+        # an annotator's audit, scores, agreement and adjudication keys open nothing
+        for key in ("a", "s", "K", "D"):
+            alice.keys(key)
+        alice.keys("?")
+        shown = alice.wait_for(lambda s: "List every key" in s)
+        # her help lists no key of a screen she cannot open
+        assert "Show the audit screen" not in shown and "nDCG" not in shown, shown
+        alice.keys("Escape")
+        alice.wait_for(lambda s: "List every key" not in s and "annotator alice" in s)
         # carol opens her queue before anyone has graded: it starts empty
         carol.keys("D")
         carol.wait_for(lambda s: "Adjudicate · 0 unresolved of 0" in s)

@@ -17,7 +17,7 @@ it through the protocols of `judgepool.tui.hosts` and never import this module:
 - ``app.contract`` a reactive `Contract` (from the workspace's default): a
   screen sets it to change the contract and follows it with ``self.watch``.
 - Screens by name: ``"grade"`` at start; ``"help"``, ``"audit"``, ``"scores"``,
-  ``"adjudicate"`` (``D``, adjudicators only) and ``"agreement"`` (``K``)
+  ``"adjudicate"`` (``D``, adjudicators and leads) and ``"agreement"`` (``K``)
   through Textual's ``SCREENS``, imported and created when first shown (out
   of start-up). ``ctrl+p``: the palette (`judgepool.tui.palette`).
 - ``app.queue_for_grading(query_id, doc_id)`` shows that document on the grade
@@ -160,7 +160,7 @@ class JudgepoolApp(App[None]):
             "adjudicate",
             "adjudicate",
             show=False,
-            tooltip="Adjudicate: settle the disagreements (adjudicators only)",
+            tooltip="Adjudicate: settle the disagreements (adjudicators and leads)",
         ),
         Binding(
             "K",

@@ -114,7 +114,9 @@ class SignInScreen(Screen[str]):
         if result.name is not None:
             self.dismiss(result.name)
             return
-        self.query_one("#sign-in-message", Static).update(Text(result.refusal or "refused"))
+        refusal = result.refusal or "refused"
+        message = self.query_one("#sign-in-message", Static)
+        message.update(Text(refusal))
         token_input = self.query_one("#sign-in-token", Input)
         token_input.value = ""
         self.app.bell()
@@ -126,5 +128,7 @@ class SignInScreen(Screen[str]):
             for field in fields:
                 field.disabled = False
             token_input.focus()
+            # say so: the fields take keys again (a browser cannot see "disabled")
+            message.update(Text(f"{refusal} · you can type again"))
 
         self.set_timer(FAILURE_PAUSE, reopen)
