@@ -17,6 +17,7 @@ from statsmodels.stats.inter_rater import aggregate_raters
 from statsmodels.stats.inter_rater import fleiss_kappa as statsmodels_fleiss
 
 from judgepool.core.agreement import (
+    Measured,
     agreement,
     cohen_kappa,
     fleiss_kappa,
@@ -168,3 +169,13 @@ def test_a_minimum_of_items_makes_small_samples_undefined() -> None:
     enough = agreement(["a", "b"], grades, minimum=5)
     expected = cohen_kappa_score(grades[0], grades[1], labels=[0, 1, 2, 3])
     assert enough.pairs[0].cohen_kappa.value == pytest.approx(expected)
+
+
+def test_a_value_that_rounds_to_zero_reads_without_a_sign() -> None:
+    """Fleiss' κ of a team a hair below chance printed "-0.000" in agreement's
+    table; shown values round to zero without a sign, others keep theirs."""
+    assert Measured(-0.0004).text() == "0.000"
+    assert Measured(-0.0).text() == "0.000"
+    assert Measured(-0.0005001).text() == "-0.001"
+    assert Measured(0.12345).text() == "0.123"
+    assert Measured.undefined("one grade throughout").text() == "-"

@@ -17,7 +17,7 @@ import click
 from judgepool.cli import main
 from judgepool.cli.lazy import LazyModule
 from judgepool.cli.params import name_list
-from judgepool.core.agreement import MIN_ITEMS, TOO_FEW, Agreement, Measured
+from judgepool.core.agreement import MIN_ITEMS, TOO_FEW, Agreement
 from judgepool.display import literal
 
 if TYPE_CHECKING:
@@ -30,10 +30,6 @@ else:
 _HEAD = ("items", "raw", "κ", "κ linear", "κ quadratic")
 
 
-def _value(measured: Measured) -> str:
-    return "-" if measured.value is None else f"{measured.value:.3f}"
-
-
 def _rows(found: Agreement, query_id: str | None) -> tuple[list[list[str]], str, list[str]]:
     """One agreement's pair rows, its line for all annotators, and the reasons
     for its undefined values."""
@@ -44,14 +40,14 @@ def _rows(found: Agreement, query_id: str | None) -> tuple[list[list[str]], str,
     for pair in found.pairs:
         label = f"{literal(pair.a)} – {literal(pair.b)}"
         measures = (pair.raw_agreement, pair.cohen_kappa, pair.kappa_linear, pair.kappa_quadratic)
-        rows.append([*lead, label, str(pair.items), *(_value(m) for m in measures)])
+        rows.append([*lead, label, str(pair.items), *(m.text() for m in measures)])
         shown = {m.reason for m in measures if m.reason is not None}
         reasons += [f"{where}{label}: {reason}" for reason in sorted(shown)]
     overall = found.overall
     line = (
-        f"{where}all {len(overall.annotators)}: Fleiss' κ {_value(overall.fleiss_kappa)} over "
+        f"{where}all {len(overall.annotators)}: Fleiss' κ {overall.fleiss_kappa.text()} over "
         f"{overall.fleiss_items:,} items graded by every one; Krippendorff's α ordinal "
-        f"{_value(overall.alpha_ordinal)}, interval {_value(overall.alpha_interval)} over "
+        f"{overall.alpha_ordinal.text()}, interval {overall.alpha_interval.text()} over "
         f"{overall.items:,} items graded by two or more"
     )
     for name, measured in (

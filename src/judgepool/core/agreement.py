@@ -52,6 +52,15 @@ class Measured:
     def undefined(reason: str) -> Measured:
         return Measured(None, reason)
 
+    def text(self) -> str:
+        """Three decimals, or "-" when undefined. A value that rounds to zero
+        reads "0.000": "-0.000" (a κ a hair below chance) suggests a
+        disagreement the third decimal cannot show."""
+        if self.value is None:
+            return "-"
+        shown = f"{self.value:.3f}"
+        return "0.000" if shown == "-0.000" else shown
+
 
 def _ratio(observed: float, expected: float, used: Floats) -> Measured:
     """1 − observed / expected disagreement; undefined when nothing is expected,

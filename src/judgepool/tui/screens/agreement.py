@@ -20,7 +20,6 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
-from judgepool.core.agreement import Measured
 from judgepool.core.errors import JudgepoolError
 from judgepool.core.roles import Reach
 from judgepool.services.agreement import AgreementReport, workspace_agreement
@@ -36,10 +35,6 @@ AGREEMENT_BINDINGS: Final[list[BindingType]] = [
 ]
 
 COLUMNS: Final = ("pair", "items", "raw", "κ", "κ lin", "κ quad")
-
-
-def _value(measured: Measured) -> str:
-    return "-" if measured.value is None else f"{measured.value:.3f}"
 
 
 class AgreementScreen(Screen[None]):
@@ -109,7 +104,7 @@ class AgreementScreen(Screen[None]):
                 pair.kappa_linear,
                 pair.kappa_quadratic,
             )
-            table.add_row(label, f"{pair.items:,}", *(_value(m) for m in measures))
+            table.add_row(label, f"{pair.items:,}", *(m.text() for m in measures))
             for reason in sorted({m.reason for m in measures if m.reason is not None}):
                 reasons.append(literal_text(f"{pair.a} – {pair.b}: {reason}", style="dim"))
         overall = report.overall.overall
@@ -119,10 +114,10 @@ class AgreementScreen(Screen[None]):
         )
         text.append("\n")
         text.append_text(literal_text(report.left_out.line(hint=False), style="italic"))
-        text.append(f"\nFleiss' κ {_value(overall.fleiss_kappa)}", style="bold")
+        text.append(f"\nFleiss' κ {overall.fleiss_kappa.text()}", style="bold")
         text.append(f" over {overall.fleiss_items:,} items graded by every one")
-        text.append(f"\nKrippendorff's α ordinal {_value(overall.alpha_ordinal)}", style="bold")
-        text.append(f", interval {_value(overall.alpha_interval)}", style="bold")
+        text.append(f"\nKrippendorff's α ordinal {overall.alpha_ordinal.text()}", style="bold")
+        text.append(f", interval {overall.alpha_interval.text()}", style="bold")
         text.append(f" over {overall.items:,} items graded by two or more")
         for name, measured in (
             ("Fleiss' κ", overall.fleiss_kappa),
