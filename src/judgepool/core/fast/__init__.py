@@ -32,6 +32,13 @@ only over per-query values and small sets of rows, one module per step:
   gain, so DCG, ideal DCG, tie ranges and the unjudged scenarios are sums over
   sparse terms, added in rank order from the same discount and gain values as
   `metrics.py`: the sums are those of the reference, bit for bit.
+- `engine`: `evaluate_columns`, the steps in order, handed to the orchestration
+  both engines share; `indexed`: the run made ready for matching; `arrays`: the
+  array types and index arithmetic the modules share.
+- `top`: each judged query's top k; `chunked`: a run evaluated chunk by chunk and
+  merged.
+- `audit` (with `audit_duplicates`, `audit_ranks`, `audit_ties`): the audit of
+  `core.audit`, item for item, on the same columns.
 """
 
 from judgepool.core.arrow import arrow_strings

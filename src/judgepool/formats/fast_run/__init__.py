@@ -28,7 +28,11 @@ pyarrow's own numpy conversions (``pa.array``, ``to_numpy``) are avoided: their
 first use imports pandas, a third of a second (`judgepool.core.arrow`).
 
 `reader` holds the entry points; `columns` what every tier produces, and the
-reader's memory pool.
+reader's memory pool. Beside the whole-file reader: `chunks` reads a run in
+chunks of whole queries, `partitions` groups a run that does not keep each
+query's lines together through temporary files, `collecting` reads past every
+bad line for an audit, and `prefetch` makes the next chunk in a thread while
+the caller works on the current one.
 """
 
 from judgepool.formats.fast_run.columns import ParsedRun
