@@ -23,7 +23,14 @@ from judgepool.tui.app import create_app
 from tests.tui.conftest import wait_ready
 from tests.tui.pilot_support import screen_text, wait_until
 from tests.tui.review_support import build_review_workspace, review_app, settle
-from tests.tui.snapshot_scenes import DEMO_KEYS, GRADE_DIALOGS, demo_app, open_dialog, press_through
+from tests.tui.snapshot_scenes import (
+    DEMO_KEYS,
+    GRADE_DIALOGS,
+    demo_app,
+    open_dialog,
+    press_through,
+    steady_cursors,
+)
 from tests.tui.test_adjudication_screen import _team
 
 # the clock on the grade screen stands still: the pictures do not depend on timing
@@ -93,7 +100,9 @@ def test_team_screens_80x24(
         await wait_ready(pilot)
         await pilot.press(key)
         await wait_until(pilot, lambda: app.screen.id != "grade", "the screen")
-        await pilot.pause()
+        # the search's results (and agreement's figures) come from a worker
+        await app.workers.wait_for_complete()
+        await steady_cursors(pilot)
 
     assert snap_compare(app, terminal_size=SIZE, run_before=show)
 
