@@ -147,7 +147,13 @@ def test_guidelines_80x24(teaching_ws: Path, snap_compare: SnapCompare) -> None:
     async def show(pilot: Pilot[Any]) -> None:
         await wait_ready(pilot)
         await wait_until(pilot, lambda: app.screen.id != "grade", "the guidelines")
+        # Markdown renders block by block, the table last: a loaded machine
+        # caught it with its text shown and the table not yet drawn
         await wait_until(pilot, lambda: "unsure (u)" in screen_text(app), "their text")
+        await wait_until(pilot, lambda: "history of tea" in screen_text(app), "their table")
+        await app.workers.wait_for_complete()
+        await pilot.wait_for_scheduled_animations()
+        await pilot.pause()
 
     assert snap_compare(app, terminal_size=SIZE, run_before=show)
 
