@@ -2,14 +2,16 @@
 
 - `workspace`: create and open a workspace (and the store's types a caller names);
 - `imports`: queries, documents and runs into a workspace; `qrels`: qrels in and out;
-- `judging`: grade, undo, annotators' roles; `consensus`: the judged universe under a rule;
+- `judging`: grade, undo, annotators' roles; `consensus`: the judged universe under a rule
+  (the store's rows resolved by `judgepool.core.consensus`, with the digest);
 - `pools`: choose the documents to judge; `scoring`: score and audit runs (files or
   stored); `evaluations`: store scores and say whether they are current;
 - `review`: what the app's audit and scores screens show; `app_queries` and
   `text_parts`: what its grade screen reads;
 - grading as a team: `assignments` (assign, progress; `settle_holes`: the
   holes ``assign --settle`` hands out), `agreement`, `disagreements` (with
-  notes and filters; `raters`: which raters both compare), `undo` (the
+  notes and filters; `raters`: which raters both compare), `adjudication`
+  (who settles disagreements, their queue, the settling grade), `undo` (the
   command line's), `notes` (export), `settings` (blind grading);
 - `entry_checks` and `closest`: the checks every use case applies to what a user
   gives; `demo`: the demo workspace.
