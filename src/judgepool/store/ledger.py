@@ -170,25 +170,6 @@ def append_event(
     return cursor.lastrowid
 
 
-def latest_event_id(
-    conn: sqlite3.Connection,
-    query_id: str,
-    doc_id: str,
-    annotator: str,
-    *,
-    adjudicates: bool = False,
-) -> int | None:
-    """The ID of ``annotator``'s most recent event on the item of one kind
-    (annotations, or with ``adjudicates`` adjudications; None: they have none),
-    read on ``conn``: inside a write transaction, nothing can follow it."""
-    row = conn.execute(
-        "SELECT MAX(id) FROM judgment_events "
-        "WHERE query_id = ? AND doc_id = ? AND annotator = ? AND adjudicates = ?",
-        (query_id, doc_id, annotator, int(adjudicates)),
-    ).fetchone()
-    return _optional_int(row[0])
-
-
 def get_event(ws: Workspace, event_id: int) -> JudgmentEvent:
     row = ws.conn.execute(
         f"SELECT {_EVENT_COLUMNS} FROM judgment_events WHERE id = ?", (event_id,)
