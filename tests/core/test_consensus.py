@@ -1,8 +1,40 @@
-"""The consensus rules' arithmetic, on literal grades."""
+"""The consensus rules on plain rows: which grade stands for an item under each
+rule, what a disagreement is, and the judged universe they make (the store's
+reading of these rows is tested in tests/store/test_ws_ledger.py)."""
 
 from __future__ import annotations
 
-from judgepool.core.consensus import CONSENSUS_RULES, low_median
+import random
+
+import pytest
+
+from judgepool.core.consensus import (
+    CONSENSUS_RULES,
+    HeldGrade,
+    ItemGrades,
+    consensus,
+    differ,
+    disagreement,
+    gap,
+    low_median,
+    resolve,
+)
+
+
+def person(rater: str, grade: int, since: int) -> HeldGrade:
+    return HeldGrade(rater, grade, since, person=True)
+
+
+def imported(rater: str, grade: int, since: int) -> HeldGrade:
+    return HeldGrade(rater, grade, since, person=False)
+
+
+def item(doc_id: str, *grades: HeldGrade, adjudications: tuple[HeldGrade, ...] = ()) -> ItemGrades:
+    return ItemGrades("q1", doc_id, grades, adjudications)
+
+
+def under_each_rule(found: ItemGrades) -> dict[str, int | None]:
+    return {rule: resolve(found, rule) for rule in CONSENSUS_RULES}
 
 
 def test_low_median() -> None:
@@ -15,3 +47,131 @@ def test_low_median() -> None:
 
 def test_the_rules_are_named_in_their_order() -> None:
     assert CONSENSUS_RULES == ("latest", "median", "adjudicated")
+
+
+def test_grades_that_agree_stand_under_every_rule() -> None:
+    solo = item("solo", person("alice", 2, 1))
+    agreed = item("agreed", person("alice", 1, 1), imported("import:x", 1, 2))
+    assert under_each_rule(solo) == {"latest": 2, "median": 2, "adjudicated": 2}
+    assert under_each_rule(agreed) == {"latest": 1, "median": 1, "adjudicated": 1}
+    assert not solo.disagree and not agreed.disagree
+
+
+def test_latest_is_the_grade_given_last_whatever_order_the_rows_come_in() -> None:
+    # the rows are in the store's order (by rater); the rule reads `since`
+    trio = item("trio", person("alice", 3, 10), person("bob", 1, 30), person("carol", 2, 20))
+    assert resolve(trio, "latest") == 1
+    assert [held.rater for held in trio.ordered] == ["alice", "carol", "bob"]
+
+
+def test_median_takes_the_lower_middle_grade_of_an_even_count() -> None:
+    pair = item("pair", person("alice", 3, 1), person("bob", 0, 2))
+    assert resolve(pair, "median") == 0
+    four = item("four", *(person(f"r{i}", g, i) for i, g in enumerate((3, 2, 0, 1))))
+    assert resolve(four, "median") == 1
+
+
+def test_the_latest_adjudication_stands_over_every_grade() -> None:
+    settled = item(
+        "trio",
+        person("alice", 3, 1),
+        person("bob", 1, 2),
+        adjudications=(person("judy", 2, 9), person("lead", 0, 5)),
+    )
+    assert settled.adjudicated == 2
+    # an adjudication is not an annotation: latest and median never read it
+    assert under_each_rule(settled) == {"latest": 1, "median": 1, "adjudicated": 2}
+
+
+def test_under_adjudicated_people_stand_over_imports_and_models() -> None:
+    one_person = item("d1", imported("import:nist", 3, 1), person("alice", 1, 2))
+    assert resolve(one_person, "adjudicated") == 1
+    agreeing_people = item(
+        "d2", person("alice", 2, 1), imported("model:x", 0, 2), person("bob", 2, 3)
+    )
+    assert resolve(agreeing_people, "adjudicated") == 2
+    # people who disagree, with nobody settling it: left out
+    people_differ = item("d3", person("alice", 2, 1), person("bob", 0, 2), imported("m", 2, 3))
+    assert resolve(people_differ, "adjudicated") is None
+    # no person graded it: its grades must agree to stand
+    models_differ = item("d4", imported("model:x", 3, 1), imported("model:y", 2, 2))
+    assert resolve(models_differ, "adjudicated") is None
+    models_agree = item("d5", imported("model:x", 3, 1), imported("model:y", 3, 2))
+    assert resolve(models_agree, "adjudicated") == 3
+
+
+def test_an_item_only_adjudicated_is_judged_under_adjudicated_alone() -> None:
+    settled_only = item("d1", adjudications=(person("judy", 2, 4),))
+    assert under_each_rule(settled_only) == {"latest": None, "median": None, "adjudicated": 2}
+
+
+def test_an_unknown_rule_is_refused() -> None:
+    pair = item("pair", person("alice", 3, 1), person("bob", 0, 2))
+    with pytest.raises(ValueError, match="unknown consensus rule"):
+        resolve(pair, "majority")  # type: ignore[arg-type]
+
+
+def test_a_disagreement_says_how_each_rule_resolves_it() -> None:
+    trio = item(
+        "trio",
+        person("bob", 1, 2),
+        person("alice", 3, 1),
+        imported("import:x", 2, 3),
+        adjudications=(person("lead", 0, 7), person("judy", 1, 5)),
+    )
+    found = disagreement(trio)
+    assert found.grades == (("alice", 3), ("bob", 1), ("import:x", 2))
+    assert found.adjudicators == ("judy", "lead")  # in the order they settled it
+    assert (found.latest, found.median, found.adjudicated) == (2, 2, 0)
+    assert {rule: found.resolved(rule) for rule in CONSENSUS_RULES} == under_each_rule(trio)
+    assert found.people == ("alice", "bob")
+    assert found.settled and found.between_people
+
+
+def test_a_disagreement_with_an_import_alone_is_not_between_people() -> None:
+    found = disagreement(item("d1", imported("import:nist", 3, 1), person("alice", 1, 2)))
+    assert not found.between_people and not found.settled
+    assert (found.latest, found.median, found.adjudicated) == (1, 1, 1)
+
+
+def test_the_judged_universe_under_each_rule() -> None:
+    items = [
+        item("agreed", person("alice", 1, 1), person("bob", 1, 2)),
+        item("pair", person("alice", 3, 3), person("bob", 0, 4)),
+        item("trio", person("alice", 3, 5), person("bob", 1, 6), person("carol", 2, 7),
+             adjudications=(person("judy", 1, 8),)),
+    ]  # fmt: skip
+    latest = consensus(items, "latest")
+    assert latest.judgments == {"q1": {"agreed": 1, "pair": 0, "trio": 2}}
+    assert [found.doc_id for found in latest.disagreements] == ["pair", "trio"]
+    assert latest.unresolved == () and latest.judged == 3 and latest.rule == "latest"
+    assert consensus(items, "median").judgments == {"q1": {"agreed": 1, "pair": 0, "trio": 2}}
+    adjudicated = consensus(items, "adjudicated")
+    assert adjudicated.judgments == {"q1": {"agreed": 1, "trio": 1}}
+    assert [found.doc_id for found in adjudicated.unresolved] == ["pair"]
+    assert adjudicated.disagreements == latest.disagreements  # the same under every rule
+    assert consensus([], "latest").judgments == {}
+
+
+def test_every_rule_gives_a_grade_some_rater_gave() -> None:
+    rng = random.Random(11)
+    for _ in range(500):
+        grades = tuple(
+            HeldGrade(f"r{i}", rng.randint(0, 3), rng.randint(1, 10**6), rng.random() < 0.5)
+            for i in range(rng.randint(1, 5))
+        )
+        found = ItemGrades("q", "d", grades)
+        given = {held.grade for held in grades}
+        for rule in CONSENSUS_RULES:
+            grade = resolve(found, rule)
+            assert grade is None or grade in given
+        assert found.disagree == differ(held.grade for held in grades)
+        if not found.disagree:
+            assert set(under_each_rule(found).values()) == given
+
+
+def test_grades_differ_and_their_gap() -> None:
+    assert not differ([]) and not differ([2]) and not differ([1, 1])
+    assert differ([1, 0, 1])
+    assert gap([2]) == 0
+    assert gap([0, 3, 1]) == 3

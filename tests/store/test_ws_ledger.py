@@ -1,5 +1,7 @@
 """The ledger: every event kept in order with its annotator and previous grade,
-consensus rules, disagreements, and the qrels digest."""
+each item's current grades read as the consensus rules take them, the rules
+applied to a workspace (the rules alone: tests/core/test_consensus.py),
+disagreements, and the qrels digest."""
 
 from __future__ import annotations
 
@@ -12,16 +14,17 @@ from pathlib import Path
 
 import pytest
 
+from judgepool.core.consensus import HeldGrade, ItemGrades
 from judgepool.core.errors import InputError, PolicyError
 from judgepool.formats.trec import qrels_digest, read_qrels
-from judgepool.services.adjudication import adjudicate
+from judgepool.services.adjudication import adjudicate, settled_items
 from judgepool.services.consensus import disagreements, workspace_consensus, workspace_judgments
 from judgepool.services.judging import judge as judge_held
 from judgepool.services.judging import set_adjudicators, undo
 from judgepool.services.qrels import export_qrels
 from judgepool.services.roles import set_role
 from judgepool.services.workspace import Workspace, init_workspace
-from judgepool.store.ledger import append_event, current_judgments, list_events
+from judgepool.store.ledger import append_event, current_judgments, item_grades, list_events
 from judgepool.store.ledger_undo import undo_latest
 
 # These tests judge items made up on the spot, in workspaces holding nothing else.
@@ -91,6 +94,35 @@ def test_current_judgments_are_the_replay_of_the_ledger(ws: Workspace) -> None:
     assert current == _replay(ws)
 
 
+def test_item_grades_reads_each_current_grade_as_the_rules_take_it(ws: Workspace) -> None:
+    first = judge(ws, "q1", "d1", 2, annotator="alice")
+    again = judge(ws, "q1", "d1", 1, annotator="alice")
+    undo(ws, again.id, annotator="alice")  # alice's 2 is back, dated from when she gave it
+    with ws.write() as conn:
+        imported = append_event(
+            conn, query_id="q1", doc_id="d1", grade=3, unsure=False,
+            annotator="import:nist.qrels", source="import:nist.qrels",
+        )  # fmt: skip
+        settled_only = append_event(
+            conn, query_id="q2", doc_id="d5", grade=0, unsure=False,
+            annotator="judy", source="human", adjudicates=True,
+        )  # fmt: skip
+    modelled = judge(ws, "q1", "d1", 0, annotator="bob", source="model:x")
+    judge(ws, "q1", "d1", None, unsure=True, annotator="carol")  # unsure: no grade
+    judge(ws, "q1", "d2", None, unsure=True, annotator="carol")  # nothing to resolve
+    set_role(ws, "judy", "adjudicator")
+    settled = adjudicate(ws, "q1", "d1", 1, adjudicator="judy")
+    items = item_grades(ws)
+    assert [(found.query_id, found.doc_id) for found in items] == [("q1", "d1"), ("q2", "d5")]
+    assert items[0].ordered == (
+        HeldGrade("alice", 2, first.id, person=True),
+        HeldGrade("import:nist.qrels", 3, imported, person=False),
+        HeldGrade("bob", 0, modelled.id, person=False),
+    )
+    assert items[0].adjudications == (HeldGrade("judy", 1, settled.id),)
+    assert items[1] == ItemGrades("q2", "d5", (), (HeldGrade("judy", 0, settled_only),))
+
+
 def test_unsure_is_never_a_grade(ws: Workspace) -> None:
     judge(ws, "q1", "d1", None, unsure=True, annotator="alice")
     judge(ws, "q1", "d2", 2, annotator="alice")
@@ -155,6 +187,25 @@ def test_an_adjudicator_grading_as_an_annotator_is_not_adjudicating(ws: Workspac
     assert workspace_judgments(ws, "adjudicated")[0] == {"q1": {"d1": 2}}
     # her annotation is still hers, unchanged by the adjudication
     assert {(c.annotator, c.grade) for c in current_judgments(ws)} == {("alice", 3), ("carol", 1)}
+
+
+def test_settled_items_of_one_adjudicator_and_the_adjudication_that_stands(
+    ws: Workspace,
+) -> None:
+    for doc_id in ("d1", "d2"):
+        judge(ws, "q1", doc_id, 3, annotator="alice")
+        judge(ws, "q1", doc_id, 0, annotator="bob")
+    set_role(ws, "judy", "adjudicator")
+    set_role(ws, "lead", "lead")
+    adjudicate(ws, "q1", "d2", 2, adjudicator="judy")
+    adjudicate(ws, "q1", "d1", 1, adjudicator="judy")
+    adjudicate(ws, "q1", "d1", 3, adjudicator="lead")
+    assert settled_items(ws, "judy") == {("q1", "d2"): 2, ("q1", "d1"): 1}
+    assert list(settled_items(ws, "judy")) == [("q1", "d2"), ("q1", "d1")]  # as settled
+    assert settled_items(ws, "lead") == {("q1", "d1"): 3}
+    # anyone's: the latest adjudication of each item, which the adjudicated rule takes
+    assert settled_items(ws) == {("q1", "d1"): 3, ("q1", "d2"): 2}
+    assert workspace_judgments(ws, "adjudicated")[0] == {"q1": {"d1": 3, "d2": 2}}
 
 
 def test_only_adjudicators_and_leads_adjudicate(ws: Workspace) -> None:

@@ -1,4 +1,35 @@
 """The evaluation engine: contract, ranked-list forming, measures, aggregation, audit.
 
 Nothing here imports sqlite, textual or rich; a test enforces it.
+
+- the contract and its values: `contract` (every choice behind a score, one
+  frozen value), `grades` (the scale and the gain of each grade), `types` (run
+  entries, judgments, results), `errors` (what the engine raises), `limits`
+  (the bounds on every number given), `tokens` (the one grammar of IDs, names
+  and numbers), `entity_pattern` (the ``entity`` pattern, run by RE2);
+- scoring: `ranking` (one query's ranked list under the contract), `metrics`
+  (the reference measures), `aggregate` (a whole run: the population of
+  queries and the means), `fast` (the same, on a whole run at once, as
+  arrays), `arrow` (pyarrow arrays without pandas), `scored_run` (a score with
+  its digests and fingerprint), `pooling` (which documents enter a pool),
+  `top_k` (each run's top k, the reference);
+- the audit: `audit` (what would make a score misleading), `query_audit` (the
+  same, query by query), `drilldown` (one query of one run taken apart),
+  `histogram` (per-query values in bins), `result_order` (per-query records in
+  the order asked);
+- comparing runs: `comparison` (wins, ties and losses), `significance`
+  (paired tests), `bounds` and `bound_tables` (exact bounds under unjudged
+  documents), `verdicts` and `verdict_words` (the verdict per pair and its
+  sentence), `settle` and `hole_order` (which holes to judge next, and in what
+  order to read them), `comparison_size` (a comparison's cost, and its limit);
+- grading as a team, as rules on plain rows that the store reads and the
+  services apply: `consensus` (which grade stands for an item under each
+  consensus rule, the disagreements, the judged universe), `undo` (which
+  event an undo takes back, and what it brings back), `agreement` (κ and α),
+  `raters` (the kinds of rater, and what a report left out), `assignment` and
+  `assignment_moves` (balanced assignments, and what one changes), `roles`
+  (who may reach what), `confusables` (names that look alike),
+  `sign_in_tokens` (tokens, kept as salted hashes);
+- `progress`: how long work reports progress; `readable`: mojibake repaired
+  for display.
 """

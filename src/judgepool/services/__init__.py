@@ -1,16 +1,29 @@
 """The use cases that both the command line and the app call, one module each.
 
 - `workspace`: create and open a workspace (and the store's types a caller names);
-- `imports`: queries, documents and runs into a workspace; `qrels`: qrels in and out;
-- `judging`: grade, undo, annotators' roles; `consensus`: the judged universe under a rule;
-- `pools`: choose the documents to judge; `scoring`: score and audit runs (files or
-  stored); `evaluations`: store scores and say whether they are current;
-- `review`: what the app's audit and scores screens show; `app_queries` and
-  `text_parts`: what its grade screen reads;
+- `imports`: queries, documents and runs into a workspace (`streamed_import`:
+  a large run in bounded memory); `qrels`: qrels in and out;
+- `judging`: grade, undo, annotators' roles; `consensus`: the judged universe under a rule
+  (the store's rows resolved by `judgepool.core.consensus`, with the digest);
+- `pools`: choose the documents to judge; `search_judge`: find documents the
+  pool missed, and judge them;
+- scoring runs: `scoring` (score and audit runs, files or stored), `auditing`
+  (the audit on the fast engine), `streaming` and `streamed_audit` (a large
+  run file scored or audited in chunks), `parallel_runs` (many runs, in
+  worker processes: `worker_pool`, whose forking process imports
+  `parallel_preload` first), `verdicts` (compare runs, and the holes between
+  them and a verdict), `evaluations` (store scores and say whether they are
+  current; `app_evaluations`: the app's);
+- `review`: what the app's audit and scores screens show; `all_holes`: every
+  run's holes at once; `app_queries` and `text_parts`: what its grade screen
+  reads; `live`: following a workspace other processes write to;
 - grading as a team: `assignments` (assign, progress; `settle_holes`: the
   holes ``assign --settle`` hands out), `agreement`, `disagreements` (with
-  notes and filters; `raters`: which raters both compare), `undo` (the
-  command line's), `notes` (export), `settings` (blind grading);
+  notes and filters; `raters`: which raters both compare), `adjudication`
+  (who settles disagreements, their queue, the settling grade), `undo` (the
+  command line's), `notes` (export), `own_review` (an annotator's own items
+  and rate), `roles` (who acts in which role), `sign_in` (tokens for served
+  sessions), `guidelines` (the team's guidelines), `settings` (blind grading);
 - `entry_checks` and `closest`: the checks every use case applies to what a user
   gives; `demo`: the demo workspace.
 

@@ -68,5 +68,13 @@ def adjudicate(
 
 
 def settled_items(ws: Workspace, adjudicator: str | None = None) -> dict[tuple[str, str], int]:
-    """The items ``adjudicator`` (None: anyone) currently settles, with the grade."""
-    return ledger.adjudications(ws, adjudicator)
+    """The items ``adjudicator`` currently settles, with the grade; None: every
+    settled item, with the adjudication that stands (the latest,
+    `judgepool.core.consensus.ItemGrades.adjudicated`)."""
+    if adjudicator is not None:
+        return ledger.adjudications(ws, adjudicator)
+    return {
+        (item.query_id, item.doc_id): item.adjudicated
+        for item in ledger.item_grades(ws)
+        if item.adjudicated is not None
+    }

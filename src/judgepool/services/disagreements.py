@@ -18,11 +18,11 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from judgepool.core.consensus import Disagreement, differ, gap
 from judgepool.core.errors import InputError
 from judgepool.core.raters import LeftOut, left_out
 from judgepool.services.consensus import disagreements
 from judgepool.services.raters import compared_raters
-from judgepool.store.ledger import Disagreement
 from judgepool.store.notes import GradeDetail, grade_details
 from judgepool.store.ratings import current_ratings
 from judgepool.store.workspace import Workspace
@@ -39,13 +39,13 @@ class ListedDisagreement:
 
     @property
     def gap(self) -> int:
-        grades = [grade for _, grade in self.compared or self.item.grades]
-        return max(grades) - min(grades)
+        """How far apart the compared grades are (every grade's, when none is)."""
+        return gap([grade for _, grade in self.compared or self.item.grades])
 
     @property
     def resolved(self) -> bool:
         """An adjudicator has settled the item."""
-        return bool(self.item.adjudicators)
+        return self.item.settled
 
 
 @dataclass(frozen=True)
@@ -90,14 +90,14 @@ def list_disagreements(
     # an item the compared raters disagree on is one whose grades differ
     for item in disagreements(ws):
         compared = tuple(sorted(held.get((item.query_id, item.doc_id), ())))
-        if len({grade for _, grade in compared}) > 1:
+        if differ(grade for _, grade in compared):
             found.append((item, compared))
-    unresolved = sum(1 for item, _ in found if not item.adjudicators)
+    unresolved = sum(1 for item, _ in found if not item.settled)
     listed = [
         ListedDisagreement(item, tuple(grade_details(ws, item.query_id, item.doc_id)), compared)
         for item, compared in found
-        if (not unresolved_only or not item.adjudicators)
-        and max(g for _, g in compared) - min(g for _, g in compared) >= min_gap
+        if (not unresolved_only or not item.settled)
+        and gap([grade for _, grade in compared]) >= min_gap
     ]
     listed.sort(key=lambda shown: (shown.resolved, shown.item.query_id, shown.item.doc_id))
     left = left_out(ratings.kinds, dict(Counter(ratings.raters)), raters)

@@ -15,7 +15,7 @@ from typing import Any
 
 from judgepool.core.scored_run import ScoredRun
 from judgepool.core.types import Evaluation
-from judgepool.store import ledger
+from judgepool.services.consensus import check_rule, workspace_consensus
 from judgepool.store.evaluations import (
     StoredEvaluation,
     get_stored,
@@ -39,7 +39,7 @@ def save_evaluation(
 ) -> StoredEvaluation:
     """Store an evaluation with its contract, consensus rule, digests and
     fingerprint (computed here from the three), summary and per-query records."""
-    ledger.check_rule(consensus)
+    check_rule(consensus)
     with ws.write() as conn:
         evaluation_id = insert_evaluation(
             conn,
@@ -52,7 +52,7 @@ def save_evaluation(
             implementation=implementation,
         )
     stored = get_stored(ws, evaluation_id)
-    current = ledger.consensus(ws, consensus).digest == qrels_digest
+    current = workspace_consensus(ws, consensus).digest == qrels_digest
     return replace(stored, current=current)
 
 
@@ -87,7 +87,7 @@ def list_evaluations(ws: Workspace) -> list[StoredEvaluation]:
     ``qrels_digest`` is still the digest of the workspace's judgments under
     its consensus rule (False: the judged universe has changed since)."""
     stored = list_stored(ws)
-    digests = {rule: ledger.consensus(ws, rule).digest for rule in {s.consensus for s in stored}}
+    digests = {rule: workspace_consensus(ws, rule).digest for rule in {s.consensus for s in stored}}
     return [replace(s, current=digests[s.consensus] == s.qrels_digest) for s in stored]
 
 
@@ -96,5 +96,5 @@ def load_evaluation(
 ) -> tuple[StoredEvaluation, list[dict[str, Any]]]:
     """One stored evaluation and its per-query records."""
     stored = get_stored(ws, evaluation_id)
-    current = ledger.consensus(ws, stored.consensus).digest == stored.qrels_digest
+    current = workspace_consensus(ws, stored.consensus).digest == stored.qrels_digest
     return replace(stored, current=current), per_query_records(ws, evaluation_id)

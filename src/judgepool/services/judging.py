@@ -23,7 +23,7 @@ from judgepool.services.entry_checks import (
 )
 from judgepool.store import ledger
 from judgepool.store.ledger import Annotator, JudgmentEvent
-from judgepool.store.ledger_undo import restore_before, standing_on_item
+from judgepool.store.ledger_undo import undo_event
 from judgepool.store.workspace import Workspace
 
 
@@ -91,37 +91,16 @@ def judge(
 
 def undo(ws: Workspace, event_id: int, *, annotator: str) -> JudgmentEvent:
     """Take back one of ``annotator``'s events by appending an event that restores
-    the state before it (a previous grade, unsure, or no judgment at all).
+    the state before it (a previous grade, unsure, or no judgment at all), in
+    one transaction; returns the new event once it is committed.
 
     Only the annotator's latest event on that item can be undone (an undo
     too: undoing it restores what it took back), or their latest event there
     that still stands, when only undos and what they took back came after it
     (after taking back a note, the grade before it); undoing an older one
-    would silently discard what came after it.
+    would silently discard what came after it (`judgepool.core.undo`).
     """
-    with ws.write() as conn:
-        target = ledger.get_event(ws, event_id)
-        if target.annotator != annotator:
-            raise InputError(
-                f"event {event_id} is {quoted(target.annotator)}'s, not {quoted(annotator)}'s; "
-                "only your own grades can be undone"
-            )
-        latest = ledger.latest_event_id(
-            conn, target.query_id, target.doc_id, annotator, adjudicates=target.adjudicates
-        )
-        standing = standing_on_item(
-            conn, annotator, target.query_id, target.doc_id, adjudicates=target.adjudicates
-        )
-        if latest != event_id and (standing is None or standing < event_id):
-            raise InputError(f"event {event_id} was taken back already")
-        if latest != event_id and standing != event_id:
-            raise InputError(
-                f"query {quoted(target.query_id)} doc {quoted(target.doc_id)} was judged again "
-                f"after event "
-                f"{event_id} (event {latest}); undo that one first"
-            )
-        new_id = restore_before(conn, ws, target)
-    return ledger.get_event(ws, new_id)
+    return undo_event(ws, event_id, annotator=annotator)
 
 
 def check_annotator(ws: Workspace, name: str) -> None:

@@ -21,6 +21,7 @@ from judgepool.core.progress import LinesCallback
 from judgepool.core.tokens import name_problem
 from judgepool.display import literal, quoted
 from judgepool.formats.trec import qrels_digest, read_qrels_rows
+from judgepool.services.consensus import workspace_consensus
 from judgepool.services.entry_checks import (
     MODEL_PREFIX,
     annotator_name,
@@ -152,7 +153,7 @@ def export_qrels(
         digest = qrels_digest(judgments)
         used_rule = None
     else:
-        chosen = ledger.consensus(ws, rule if rule is not None else ws.default_consensus())
+        chosen = workspace_consensus(ws, rule)
         judgments, digest, used_rule = chosen.judgments, chosen.digest, chosen.rule
         unresolved = len(chosen.unresolved)
     count = 0

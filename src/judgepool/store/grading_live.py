@@ -6,6 +6,7 @@ annotator's personal queue, and the notes left on an item.
 
 from __future__ import annotations
 
+from judgepool.core.undo import taken_back
 from judgepool.store.workspace import Workspace
 
 
@@ -66,7 +67,7 @@ def latest_notes(ws: Workspace, query_id: str, doc_id: str) -> dict[str, str]:
         "WHERE query_id = ? AND doc_id = ? ORDER BY id",
         (query_id, doc_id),
     ).fetchall()
-    undone = {int(undoes) for _, _, _, undoes in rows if undoes is not None}
+    undone = taken_back(undoes for _, _, _, undoes in rows)
     notes: dict[str, str] = {}
     for event_id, who, note, _ in rows:
         if note is not None and int(event_id) not in undone:

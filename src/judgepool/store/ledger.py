@@ -1,28 +1,19 @@
 """The judgment ledger: appending events, each annotator's current judgment,
-annotator roles, and the consensus that turns several annotators' grades into
-one judged universe under one of the rules of `judgepool.core.consensus`
-("unsure" is never a grade, and an item only deferred by everyone is not
-judged; the ``adjudicated`` rule's adjudicators are set with `set_adjudicator`).
+annotator roles, and every item's current grades and adjudications as the
+consensus rules take them (`item_grades`: plain rows; the rules themselves
+are `judgepool.core.consensus`). "Unsure" is never a grade, so an item only
+deferred by everyone has no grade to read.
 """
 
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterator
-from dataclasses import dataclass, field
-from typing import Any, Final, cast
+from dataclasses import dataclass
+from typing import Any, Final
 
-from judgepool.core.consensus import (
-    CONSENSUS_RULES,
-    HeldGrade,
-    ItemGrades,
-    Rule,
-    low_median,
-    resolve,
-)
+from judgepool.core.consensus import HeldGrade, ItemGrades
 from judgepool.core.errors import InputError
 from judgepool.display import quoted
-from judgepool.formats.trec import qrels_digest
 from judgepool.store.snapshots import read_snapshot
 from judgepool.store.workspace import Workspace, now
 
@@ -179,25 +170,6 @@ def append_event(
     return cursor.lastrowid
 
 
-def latest_event_id(
-    conn: sqlite3.Connection,
-    query_id: str,
-    doc_id: str,
-    annotator: str,
-    *,
-    adjudicates: bool = False,
-) -> int | None:
-    """The ID of ``annotator``'s most recent event on the item of one kind
-    (annotations, or with ``adjudicates`` adjudications; None: they have none),
-    read on ``conn``: inside a write transaction, nothing can follow it."""
-    row = conn.execute(
-        "SELECT MAX(id) FROM judgment_events "
-        "WHERE query_id = ? AND doc_id = ? AND annotator = ? AND adjudicates = ?",
-        (query_id, doc_id, annotator, int(adjudicates)),
-    ).fetchone()
-    return _optional_int(row[0])
-
-
 def get_event(ws: Workspace, event_id: int) -> JudgmentEvent:
     row = ws.conn.execute(
         f"SELECT {_EVENT_COLUMNS} FROM judgment_events WHERE id = ?", (event_id,)
@@ -265,17 +237,17 @@ def current_judgments(
     ]
 
 
-def adjudications(ws: Workspace, adjudicator: str | None = None) -> dict[tuple[str, str], int]:
-    """Each (query, doc) an adjudicator currently settles, with the grade (the
-    latest adjudication per item when ``adjudicator`` is None: anyone's)."""
-    found: dict[tuple[str, str], int] = {}
-    where = "" if adjudicator is None else " WHERE adjudicator = ?"
-    for query_id, doc_id, grade in ws.conn.execute(
-        f"SELECT query_id, doc_id, grade FROM current_adjudications{where} ORDER BY since_event",
-        () if adjudicator is None else (adjudicator,),
-    ):
-        found[(query_id, doc_id)] = grade
-    return found
+def adjudications(ws: Workspace, adjudicator: str) -> dict[tuple[str, str], int]:
+    """Each (query, doc) ``adjudicator`` currently settles (in the order they
+    settled them), with the grade."""
+    return {
+        (query_id, doc_id): grade
+        for query_id, doc_id, grade in ws.conn.execute(
+            "SELECT query_id, doc_id, grade FROM current_adjudications WHERE adjudicator = ? "
+            "ORDER BY since_event",
+            (adjudicator,),
+        )
+    }
 
 
 def annotator_grades(ws: Workspace, annotator: str) -> dict[str, dict[str, int]]:
@@ -347,65 +319,22 @@ def set_role(conn: sqlite3.Connection, name: str, role: str | None) -> None:
 # -- consensus ------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Disagreement:
-    """An item whose raters hold different grades, and how each rule resolves it."""
-
-    query_id: str
-    doc_id: str
-    grades: tuple[tuple[str, int], ...]  # (rater, grade), in the order they were given
-    adjudicators: tuple[str, ...]  # who adjudicated it, in the order they did
-    latest: int
-    median: int
-    adjudicated: int | None  # the adjudicated rule's grade; None: it leaves the item out
-    people: tuple[str, ...] = ()  # the raters who are people (not imports or models)
-
-    def resolved(self, rule: str) -> int | None:
-        return {"latest": self.latest, "median": self.median, "adjudicated": self.adjudicated}[rule]
-
-    @property
-    def between_people(self) -> bool:
-        """The people who graded it hold different grades."""
-        return len({grade for rater, grade in self.grades if rater in self.people}) > 1
-
-
-@dataclass(frozen=True)
-class Consensus:
-    """The judged universe under one rule, its digest, and what the rule left out."""
-
-    rule: str
-    judgments: dict[str, dict[str, int]]
-    digest: str
-    disagreements: tuple[Disagreement, ...] = field(default=())
-    unresolved: tuple[Disagreement, ...] = field(default=())
-
-    @property
-    def judged(self) -> int:
-        return sum(len(docs) for docs in self.judgments.values())
-
-
-def check_rule(rule: str) -> Rule:
-    if rule not in CONSENSUS_RULES:
-        raise InputError(
-            f"unknown consensus rule {quoted(rule)}; choose one of {', '.join(CONSENSUS_RULES)}"
-        )
-    return cast(Rule, rule)
-
-
-def item_grades(conn: sqlite3.Connection) -> Iterator[ItemGrades]:
-    """Every item with a current grade or adjudication, its grades as the rules
-    take them (`judgepool.core.consensus`), in (query, doc) order, read on
-    one snapshot of the file (the caller's transaction, or one statement each)."""
-    grades = conn.execute(
-        "SELECT c.query_id, c.doc_id, c.annotator, c.grade, c.since_event, e.source "
-        "FROM current_judgments c JOIN judgment_events e ON e.id = c.event_id "
-        "WHERE c.grade IS NOT NULL ORDER BY c.query_id, c.doc_id"
-    ).fetchall()
-    settled: dict[tuple[str, str], list[HeldGrade]] = {}
-    for query_id, doc_id, adjudicator, grade, since in conn.execute(
-        "SELECT query_id, doc_id, adjudicator, grade, since_event FROM current_adjudications"
-    ):
-        settled.setdefault((query_id, doc_id), []).append(HeldGrade(adjudicator, grade, since))
+def item_grades(ws: Workspace) -> list[ItemGrades]:
+    """Every item with a current grade or adjudication, its grades as the
+    consensus rules take them (`judgepool.core.consensus`), in (query, doc)
+    order, read on one snapshot of the file."""
+    with read_snapshot(ws.conn) as conn:
+        grades = conn.execute(
+            "SELECT c.query_id, c.doc_id, c.annotator, c.grade, c.since_event, e.source "
+            "FROM current_judgments c JOIN judgment_events e ON e.id = c.event_id "
+            "WHERE c.grade IS NOT NULL ORDER BY c.query_id, c.doc_id"
+        ).fetchall()
+        settled: dict[tuple[str, str], list[HeldGrade]] = {}
+        for query_id, doc_id, adjudicator, grade, since in conn.execute(
+            "SELECT query_id, doc_id, adjudicator, grade, since_event FROM current_adjudications"
+        ):
+            settled.setdefault((query_id, doc_id), []).append(HeldGrade(adjudicator, grade, since))
+    items: list[ItemGrades] = []
     index = 0
     while index < len(grades):
         query_id, doc_id = grades[index][0], grades[index][1]
@@ -417,54 +346,9 @@ def item_grades(conn: sqlite3.Connection) -> Iterator[ItemGrades]:
             for _, _, rater, grade, since, source in grades[index:end]
         )
         index = end
-        yield ItemGrades(query_id, doc_id, held, tuple(settled.pop((query_id, doc_id), ())))
-    for (query_id, doc_id), adjudications in sorted(settled.items()):
-        yield ItemGrades(query_id, doc_id, (), tuple(adjudications))
-
-
-def _disagreement(item: ItemGrades) -> Disagreement:
-    ordered = item.ordered
-    return Disagreement(
-        query_id=item.query_id,
-        doc_id=item.doc_id,
-        grades=tuple((held.rater, held.grade) for held in ordered),
-        adjudicators=tuple(
-            held.rater for held in sorted(item.adjudications, key=lambda held: held.since)
-        ),
-        latest=ordered[-1].grade,
-        median=low_median([held.grade for held in ordered]),
-        adjudicated=resolve(item, "adjudicated"),
-        people=tuple(held.rater for held in ordered if held.person),
+        items.append(ItemGrades(query_id, doc_id, held, tuple(settled.pop((query_id, doc_id), ()))))
+    items += (
+        ItemGrades(query_id, doc_id, (), tuple(adjudications))
+        for (query_id, doc_id), adjudications in sorted(settled.items())
     )
-
-
-def consensus(ws: Workspace, rule: str) -> Consensus:
-    """One grade per judged (query, doc) under ``rule``, with its qrels digest.
-
-    The digest is `judgepool.formats.trec.qrels_digest` over the result, so it
-    equals the digest of the exported qrels read back, and changes when and
-    only when the judged universe (which items, which grades) changes.
-    """
-    chosen = check_rule(rule)
-    judgments: dict[str, dict[str, int]] = {}
-    disagreements: list[Disagreement] = []
-    unresolved: list[Disagreement] = []
-    with read_snapshot(ws.conn) as conn:
-        items = list(item_grades(conn))
-    for item in items:
-        grade = resolve(item, chosen)
-        if grade is not None:
-            judgments.setdefault(item.query_id, {})[item.doc_id] = grade
-        if item.disagree:
-            found = _disagreement(item)
-            disagreements.append(found)
-            if grade is None:
-                unresolved.append(found)
-    return Consensus(
-        rule, judgments, qrels_digest(judgments), tuple(disagreements), tuple(unresolved)
-    )
-
-
-def list_disagreements(ws: Workspace) -> list[Disagreement]:
-    """Every item whose raters currently hold different grades."""
-    return list(consensus(ws, "latest").disagreements)
+    return items

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from judgepool.core.undo import taken_back
 from judgepool.store.workspace import Workspace
 
 Item = tuple[str, str]
@@ -54,7 +55,7 @@ def own_notes(ws: Workspace, annotator: str) -> dict[Item, OwnNote]:
         "ORDER BY id",
         (annotator, annotator),
     ).fetchall()
-    undone = {int(undoes) for *_, undoes, _ in rows if undoes is not None}
+    undone = taken_back(undoes for *_, undoes, _ in rows)
     notes: dict[Item, OwnNote] = {}
     for event_id, query_id, doc_id, note, created_at, _, own in rows:
         if own and note is not None and int(event_id) not in undone:
