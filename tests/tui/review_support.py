@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from textual.pilot import Pilot
+from textual.worker import WorkerCancelled
 
 from judgepool.services.imports import import_documents, import_queries, import_run
 from judgepool.services.qrels import import_qrels
@@ -90,9 +91,20 @@ def build_review_workspace(directory: Path) -> Path:
 
 
 async def settle(pilot: Pilot[Any], rounds: int = 4) -> None:
-    """Let thread workers finish and their messages be handled."""
+    """Let thread workers finish and their messages be handled.
+
+    A worker replaced by a newer one of its group is cancelled, and waiting on
+    it raises: that is the app working as meant (a loaded machine let a grade's
+    recomputation start before the previous one ended), so the wait goes on
+    with the workers still running."""
     for _ in range(rounds):
-        await pilot.app.workers.wait_for_complete()
+        for _ in range(200):
+            try:
+                await pilot.app.workers.wait_for_complete()
+            except WorkerCancelled:
+                await pilot.pause()  # the cancelled one leaves the list meanwhile
+                continue
+            break
         await pilot.pause()
 
 

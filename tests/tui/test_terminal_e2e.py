@@ -94,11 +94,23 @@ class Terminal:
         return self.tmux("display-message", "-p", "-t", "jp", "#{pane_title}").strip()
 
     def wait_for(self, check: Callable[[str], bool], timeout: float = 15.0) -> str:
+        """The screen once ``check`` holds on it and it has stopped changing.
+
+        A frame reaches tmux in pieces: on a loaded machine a check on the
+        header line held while the panels below were still being drawn, and
+        the assertions that followed read half a frame. So the screen is
+        returned only when two captures 0.1 s apart are the same."""
         deadline = time.monotonic() + timeout
+        settling: str | None = None
         while True:
             shown = self.screen()
             if check(shown):
-                return shown
+                if shown == settling or time.monotonic() > deadline:
+                    return shown  # (a screen that never stops changing: as it is)
+                settling = shown
+                time.sleep(0.1)
+                continue
+            settling = None
             if time.monotonic() > deadline:
                 raise AssertionError(f"the terminal never showed what was expected:\n{shown}")
             time.sleep(0.05)
