@@ -4,7 +4,9 @@
 - `imports`: queries, documents and runs into a workspace; `qrels`: qrels in and out;
 - `judging`: grade, undo, annotators' roles; `consensus`: the judged universe under a rule;
 - `pools`: choose the documents to judge; `scoring`: score and audit runs (files or
-  stored); `evaluations`: store scores and say whether they are current;
+  stored); `judgments_source`: the judgments they are scored against (a qrels
+  file, or a workspace under a rule), read once; `evaluations`: store scores
+  and say whether they are current;
 - `review`: what the app's audit and scores screens show; `app_queries` and
   `text_parts`: what its grade screen reads;
 - grading as a team: `assignments` (assign, progress; `settle_holes`: the
