@@ -120,6 +120,7 @@ def breakdown(runs: list[Path], qrels_path: Path) -> dict[str, float]:
     )
     from judgepool.core.verdicts import RunInput, population
     from judgepool.formats.trec import read_qrels
+    from judgepool.services.judgments_source import JudgmentsSource
     from judgepool.services.scoring import file_source, score_run_with_tops
 
     contract = build_contract(None, "trec_eval", {"k": 10})
@@ -137,7 +138,9 @@ def breakdown(runs: list[Path], qrels_path: Path) -> dict[str, float]:
     inputs = []
     try:
         for path in runs:
-            scored, tops = score_run_with_tops(file_source(path), qrels.judgments, "", contract)
+            scored, tops = score_run_with_tops(
+                file_source(path), JudgmentsSource(qrels.judgments, ""), contract
+            )
             inputs.append(RunInput(scored.run, scored.evaluation, tops))
     finally:
         engine.fast_tops = original

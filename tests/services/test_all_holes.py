@@ -17,6 +17,7 @@ from judgepool.services.all_holes import SNIPPET_CHARACTERS, all_runs_holes
 from judgepool.services.consensus import workspace_judgments
 from judgepool.services.imports import import_documents, import_queries, import_run
 from judgepool.services.judging import judge
+from judgepool.services.judgments_source import JudgmentsSource
 from judgepool.services.scoring import run_names, score_run_with_tops, stored_source
 from judgepool.services.workspace import Workspace, init_workspace, open_workspace
 
@@ -79,7 +80,9 @@ def test_judged_queries_are_find_holes_and_grades_take_holes_off(tmp_path: Path)
         contract = Contract()
         tops = {
             run: score_run_with_tops(
-                stored_source(ws, run), judgments, digest, contract.with_changes(unjudged="zero")
+                stored_source(ws, run),
+                JudgmentsSource(judgments, digest),
+                contract.with_changes(unjudged="zero"),
             )[1]
             for run in run_names(ws)
         }

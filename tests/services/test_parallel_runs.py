@@ -24,6 +24,7 @@ from judgepool.core.errors import (
     UnjudgedEntry,
     UnjudgedRejected,
 )
+from judgepool.services.judgments_source import JudgmentsSource
 from judgepool.services.parallel_runs import (
     Against,
     RemoteTraceback,
@@ -49,7 +50,7 @@ def slow_run(path: Path, depth: int = 200) -> str:
 
 
 def against(**policies: str) -> Against:
-    return Against(JUDGMENTS, "digest", Contract(**policies), "fast")  # type: ignore[arg-type]
+    return Against(JudgmentsSource(JUDGMENTS, "digest"), Contract(**policies), "fast")  # type: ignore[arg-type]
 
 
 def workers() -> list[int]:
@@ -150,7 +151,7 @@ def test_an_unexpected_error_keeps_where_it_was_raised(tmp_path: Path) -> None:
     good = tmp_path / "good"
     good.write_text("q1 Q0 d0 1 1.0 t\n")
     # a contract that is not one: the worker's AttributeError, with its traceback
-    broken = Against(JUDGMENTS, "digest", None, "fast")  # type: ignore[arg-type]
+    broken = Against(JudgmentsSource(JUDGMENTS, "digest"), None, "fast")  # type: ignore[arg-type]
     with pytest.raises(AttributeError) as caught:
         map_runs(score_task, [RunJob(str(good)), RunJob(str(good))], broken, jobs=2)
     assert isinstance(caught.value.__cause__, RemoteTraceback)

@@ -15,6 +15,7 @@ from judgepool.core.contract import Contract
 from judgepool.core.errors import InputError
 from judgepool.core.scored_run import ScoredRun
 from judgepool.services.imports import import_run
+from judgepool.services.judgments_source import JudgmentsSource
 from judgepool.services.scoring import (
     file_source,
     has_run,
@@ -40,7 +41,7 @@ def ws(tmp_path: Path) -> Iterator[Workspace]:
 
 def _all_four(ws: Workspace, path: Path) -> list[ScoredRun]:
     return [
-        score_run(source, JUDGMENTS, "qrels", CONTRACT, engine=engine)
+        score_run(source, JudgmentsSource(JUDGMENTS, "qrels"), CONTRACT, engine=engine)
         for source in (file_source(path), stored_source(ws, "sys"))
         for engine in ("fast", "reference")
     ]
@@ -63,7 +64,12 @@ def test_a_file_and_its_stored_run_score_alike_under_both_engines(
 
 def test_stages_are_reported_in_order(ws: Workspace) -> None:
     stages: list[str] = []
-    score_run(stored_source(ws, "sys"), JUDGMENTS, "qrels", CONTRACT, on_progress=stages.append)
+    score_run(
+        stored_source(ws, "sys"),
+        JudgmentsSource(JUDGMENTS, "qrels"),
+        CONTRACT,
+        on_progress=stages.append,
+    )
     assert stages == ["reading sys", "scoring sys"]
 
 
@@ -72,11 +78,15 @@ def test_refusals_are_the_same_for_every_source(ws: Workspace, tmp_path: Path) -
     empty.write_text("")
     for engine in ("fast", "reference"):
         with pytest.raises(InputError, match="has no run lines"):
-            score_run(file_source(empty), JUDGMENTS, "qrels", CONTRACT, engine=engine)
+            score_run(
+                file_source(empty), JudgmentsSource(JUDGMENTS, "qrels"), CONTRACT, engine=engine
+            )
     with pytest.raises(ValueError, match="engine must be one of fast, reference"):
-        score_run(stored_source(ws, "sys"), JUDGMENTS, "qrels", CONTRACT, engine="quick")
+        score_run(
+            stored_source(ws, "sys"), JudgmentsSource(JUDGMENTS, "qrels"), CONTRACT, engine="quick"
+        )
     with pytest.raises(InputError, match="no run named 'nope'"):
-        score_run(stored_source(ws, "nope"), JUDGMENTS, "qrels", CONTRACT)
+        score_run(stored_source(ws, "nope"), JudgmentsSource(JUDGMENTS, "qrels"), CONTRACT)
     with pytest.raises(InputError):
         file_source(ws.path)  # the workspace's own file is never read as a run
 

@@ -28,6 +28,7 @@ from judgepool.core.contract import Contract
 from judgepool.core.errors import InputError, PolicyError
 from judgepool.formats.trec import read_run
 from judgepool.services.auditing import fast_audit_file, score_and_audit_file, score_and_audit_run
+from judgepool.services.judgments_source import JudgmentsSource
 from judgepool.services.scoring import audit_run_file
 from judgepool.services.streamed_audit import audit_in_chunks, score_and_audit_in_chunks
 from tests.core.test_fast_audit import Judged, show_difference, write_case
@@ -146,7 +147,7 @@ def test_audit_and_score_audit_of_a_large_file_stream(
     judgments = _split_run(path)
     contract = Contract(k=10, unjudged="zero")
     whole_report = audit_run_file(path, judgments, contract)
-    whole_both = score_and_audit_run(None, str(path), judgments, "qrels", contract)
+    whole_both = score_and_audit_run(None, str(path), JudgmentsSource(judgments, "qrels"), contract)
     stages: list[str] = []
     monkeypatch.setattr(streaming, "STREAM_FROM_BYTES", 1)
     monkeypatch.setattr(streaming, "stderr_note", lambda text: stages.append("note"))
@@ -156,7 +157,7 @@ def test_audit_and_score_audit_of_a_large_file_stream(
     assert _json(streamed_report) == _json(whole_report)
     stages.clear()
     streamed_both = score_and_audit_run(
-        None, str(path), judgments, "qrels", contract, on_progress=stages.append
+        None, str(path), JudgmentsSource(judgments, "qrels"), contract, on_progress=stages.append
     )
     assert any(stage.startswith("reading and scoring and auditing") for stage in stages)
     assert streamed_both == whole_both
@@ -170,11 +171,11 @@ def test_score_audit_of_a_large_file_refuses_as_the_whole_file(
     strict = Contract(k=10, duplicates="reject")
     monkeypatch.setattr(streaming, "STREAM_FROM_BYTES", 1)
     with pytest.raises(PolicyError, match="d1"):
-        score_and_audit_run(None, str(path), {"q": {"d1": 1}}, "qrels", strict)
+        score_and_audit_run(None, str(path), JudgmentsSource({"q": {"d1": 1}}, "qrels"), strict)
     empty = tmp_path / "empty"
     empty.write_text("# nothing\n", "ascii")
     with pytest.raises(InputError, match="has no run lines"):
-        score_and_audit_run(None, str(empty), {"q": {"d1": 1}}, "qrels", strict)
+        score_and_audit_run(None, str(empty), JudgmentsSource({"q": {"d1": 1}}, "qrels"), strict)
     assert audit_run_file(empty, {"q": {"d1": 1}}, strict).lines == 1
 
 

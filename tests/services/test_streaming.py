@@ -30,6 +30,7 @@ from judgepool.core.contract import Contract
 from judgepool.core.errors import DuplicatesRejected, InputError, UnjudgedRejected
 from judgepool.core.fast import evaluate_columns_with_tops
 from judgepool.formats.fast_run import read_run_columns
+from judgepool.services.judgments_source import JudgmentsSource
 from judgepool.services.scoring import file_source, score_run, score_run_with_tops
 from tests.compare import assert_same_evaluation
 from tests.core.test_fast_vs_reference import Judged, Row, cases
@@ -211,12 +212,12 @@ def test_score_run_streams_a_file_above_the_threshold(
     path = tmp_path / "split.run"
     judgments = _split_run(path)
     contract = Contract(k=10, unjudged="zero")
-    whole = score_run_with_tops(file_source(path), judgments, "qrels", contract)
+    whole = score_run_with_tops(file_source(path), JudgmentsSource(judgments, "qrels"), contract)
     stages: list[str] = []
     monkeypatch.setattr(streaming, "STREAM_FROM_BYTES", 1)
     monkeypatch.setattr(streaming, "stderr_note", lambda text: stages.append("note"))
     streamed = score_run_with_tops(
-        file_source(path), judgments, "qrels", contract, on_progress=stages.append
+        file_source(path), JudgmentsSource(judgments, "qrels"), contract, on_progress=stages.append
     )
     assert any(stage.startswith("reading and scoring") for stage in stages)
     assert streamed == whole
@@ -229,7 +230,7 @@ def test_an_empty_file_is_refused_when_streamed(
     path.write_bytes(b"# nothing but a comment\n")
     monkeypatch.setattr(streaming, "STREAM_FROM_BYTES", 1)
     with pytest.raises(InputError, match="has no run lines"):
-        score_run(file_source(path), {"q": {"d": 1}}, "qrels", Contract())
+        score_run(file_source(path), JudgmentsSource({"q": {"d": 1}}, "qrels"), Contract())
 
 
 def test_only_large_regular_files_stream(tmp_path: Path) -> None:

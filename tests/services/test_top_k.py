@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from judgepool.core.contract import Contract
 from judgepool.core.errors import DuplicatesRejected, UnjudgedRejected
 from judgepool.formats.trec import read_qrels
+from judgepool.services.judgments_source import JudgmentsSource
 from judgepool.services.scoring import file_source, score_run_with_tops
 from tests.core.test_fast_vs_reference import _SETTINGS, Judged, Row, _write, cases
 
@@ -24,7 +25,7 @@ DL19_RUNS = sorted((DL19 / "runs").glob("*.trec.gz"))
 def _tops(path: Path, judgments: Judged, contract: Contract, engine: str) -> tuple[str, Any]:
     try:
         scored, tops = score_run_with_tops(
-            file_source(path), judgments, "qrels", contract, engine=engine
+            file_source(path), JudgmentsSource(judgments, "qrels"), contract, engine=engine
         )
     except (DuplicatesRejected, UnjudgedRejected) as exc:
         return type(exc).__name__, exc.entries
@@ -42,7 +43,9 @@ def test_a_top_k_is_the_formed_list_cut_to_k(tmp_path: Path) -> None:
     judgments = {"q": {"a": 1, "b": 2, "c": 3, "d": 0}}
     contract = Contract(k=4, unjudged="condense", duplicates="first")
     for engine in ("fast", "reference"):
-        _, tops = score_run_with_tops(file_source(run), judgments, "x", contract, engine=engine)
+        _, tops = score_run_with_tops(
+            file_source(run), JudgmentsSource(judgments, "x"), contract, engine=engine
+        )
         assert tops == {"q": (("d", 0), ("b", 2), ("a", 1), ("u", None))}  # z is not judged
 
 

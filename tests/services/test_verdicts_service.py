@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from judgepool.core.contract import Contract, Scale
 from judgepool.core.errors import ContractError
+from judgepool.services.judgments_source import JudgmentsSource
 from judgepool.services.scoring import file_source, score_run
 from judgepool.services.verdicts import compare_runs, list_holes
 from tests.core.test_fast_vs_reference import _SETTINGS
@@ -66,7 +67,9 @@ def small_cases(draw: st.DrawFn) -> tuple[list[dict[str, list[str]]], Judged, Co
 
 
 def mean_ndcg(path: Path, judgments: Judged, contract: Contract) -> float:
-    scored = score_run(file_source(path), judgments, "x", contract, engine="reference")
+    scored = score_run(
+        file_source(path), JudgmentsSource(judgments, "x"), contract, engine="reference"
+    )
     values = [r.ndcg for r in scored.evaluation.per_query]
     assert all(v is not None for v in values)
     return sum(v for v in values if v is not None) / len(values)
@@ -80,7 +83,11 @@ def test_a_settled_verdict_is_never_contradicted(
     runs, judgments, contract = case
     paths = [write_run(tmp_path / f"run{i}", lists) for i, lists in enumerate(runs)]
     compared = compare_runs(
-        [file_source(p) for p in paths], judgments, "x", contract, permutations=10, bootstrap=10
+        [file_source(p) for p in paths],
+        JudgmentsSource(judgments, "x"),
+        contract,
+        permutations=10,
+        bootstrap=10,
     )
     names = {str(p): i for i, p in enumerate(paths)}
 
@@ -128,8 +135,8 @@ def test_both_engines_give_the_same_comparison_on_random_runs(
     runs, judgments, contract = case
     sources = [file_source(write_run(tmp_path / f"run{i}", r)) for i, r in enumerate(runs)]
     results = [
-        compare_runs(sources, judgments, "x", contract, permutations=200, bootstrap=200,
-                     seed=seed, engine=engine).to_dict()
+        compare_runs(sources, JudgmentsSource(judgments, "x"), contract, permutations=200,
+                     bootstrap=200, seed=seed, engine=engine).to_dict()
         for engine in ("fast", "reference")
     ]  # fmt: skip
     assert results[0] == results[1]
@@ -139,11 +146,13 @@ def test_refusals(tmp_path: Path) -> None:
     path = write_run(tmp_path / "run", {"q": ["a"]})
     judgments = {"q": {"a": 1}}
     with pytest.raises(ContractError, match="compare needs at least 2 runs; 1 given"):
-        compare_runs([file_source(path)], judgments, "x", Contract())
+        compare_runs([file_source(path)], JudgmentsSource(judgments, "x"), Contract())
     with pytest.raises(ContractError, match="named twice"):
-        compare_runs([file_source(path), file_source(path)], judgments, "x", Contract())
+        compare_runs(
+            [file_source(path), file_source(path)], JudgmentsSource(judgments, "x"), Contract()
+        )
     with pytest.raises(ContractError, match="holes needs at least 1 run; none given"):
-        list_holes([], judgments, "x", Contract())
+        list_holes([], JudgmentsSource(judgments, "x"), Contract())
 
 
 # ----------------------------------------------------------------------- holes
@@ -161,7 +170,7 @@ DEPTH_JUDGMENTS = {"q1": {"j1": 2}, "q2": {"j2": 1}}
 def test_depth_order_is_round_robin_by_rank(tmp_path: Path) -> None:
     sources = [file_source(write_run(tmp_path / n, r)) for n, r in DEPTH_RUNS.items()]
     contract = Contract(k=3, unjudged="zero")
-    listing = list_holes(sources, DEPTH_JUDGMENTS, "x", contract, order="depth")
+    listing = list_holes(sources, JudgmentsSource(DEPTH_JUDGMENTS, "x"), contract, order="depth")
     order = [(h.hole.query_id, h.hole.doc_id) for h in listing.holes]
     assert order == [
         ("q1", "u1"),  # rank 1: A's q1 (A's q2 holds a judged document)
@@ -175,7 +184,9 @@ def test_depth_order_is_round_robin_by_rank(tmp_path: Path) -> None:
     assert first.runs == (str(tmp_path / "A"), str(tmp_path / "B")) and first.best_rank == 1
     assert [h.priority for h in listing.holes] == [1 / n for n in range(1, 7)]
     assert listing.total == 6 and listing.queries == 2
-    limited = list_holes(sources, DEPTH_JUDGMENTS, "x", contract, order="depth", limit=2)
+    limited = list_holes(
+        sources, JudgmentsSource(DEPTH_JUDGMENTS, "x"), contract, order="depth", limit=2
+    )
     assert limited.holes == listing.holes[:2] and limited.total == 6
 
 
@@ -191,11 +202,13 @@ def test_a_query_chosen_for_judging_without_a_grade_counts_as_a_judged_one_would
     for missing in ("zero", "skip"):
         contract = Contract(k=3, missing=missing, zero_idcg="exclude")
         for order in ("depth", "settle"):
-            listing = list_holes(sources, DEPTH_JUDGMENTS, "x", contract, order=order,
-                                 unjudged_queries=["q3", "q1"])  # fmt: skip
+            listing = list_holes(sources, JudgmentsSource(DEPTH_JUDGMENTS, "x"), contract,
+                                 order=order, unjudged_queries=["q3", "q1"])  # fmt: skip
             listed[missing, order] = {(h.hole.query_id, h.hole.doc_id) for h in listing.holes}
             assert listing.queries == (3 if missing == "zero" else 2)
-    without = list_holes(sources, DEPTH_JUDGMENTS, "x", Contract(k=3), order="depth")
+    without = list_holes(
+        sources, JudgmentsSource(DEPTH_JUDGMENTS, "x"), Contract(k=3), order="depth"
+    )
     before = {(h.hole.query_id, h.hole.doc_id) for h in without.holes}
     fresh = {("q3", "n1"), ("q3", "n2")}
     assert listed["zero", "depth"] == listed["zero", "settle"] == before | fresh
@@ -210,7 +223,8 @@ def test_a_third_runs_holes_cannot_flip_a_settled_pair(tmp_path: Path) -> None:
              "C": {"q1": ["u1", "u2"], "q2": ["c"]}}  # fmt: skip
     paths = {name: write_run(tmp_path / name, runs) for name, runs in lists.items()}
     contract = Contract(k=2, unjudged="zero")
-    compared = compare_runs([file_source(p) for p in paths.values()], judgments, "x", contract,
+    compared = compare_runs([file_source(p) for p in paths.values()],
+                            JudgmentsSource(judgments, "x"), contract,
                             permutations=10, bootstrap=10)  # fmt: skip
     pair = compared.report.pairs[0]
     judged = {**judgments, "q1": {**judgments["q1"], "u1": 3, "u2": 3}}

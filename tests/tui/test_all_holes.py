@@ -22,6 +22,7 @@ from textual.widgets import DataTable
 from judgepool.core.settle import find_holes
 from judgepool.services import judging
 from judgepool.services.consensus import workspace_judgments
+from judgepool.services.judgments_source import JudgmentsSource
 from judgepool.services.review import audit_workspace_run
 from judgepool.services.scoring import run_names, score_run_with_tops, stored_source
 from judgepool.services.workspace import open_workspace
@@ -154,8 +155,7 @@ async def test_the_holes_are_find_holes_over_every_run(tmp_path: Path) -> None:
             tops = {
                 run: score_run_with_tops(
                     stored_source(ws, run),
-                    judgments,
-                    digest,
+                    JudgmentsSource(judgments, digest),
                     app.contract.with_changes(unjudged="zero"),
                 )[1]
                 for run in run_names(ws)

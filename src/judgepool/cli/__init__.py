@@ -169,6 +169,11 @@ def main(ctx: click.Context) -> None:
     """judgepool: grade, audit and score retrieval runs against a fixed judged universe.
 
     With no command, opens the app on the demo workspace.
+
+    \b
+    Examples:
+      judgepool init team.sqlite
+      judgepool score run.trec --qrels qrels.txt
     """
     if ctx.invoked_subcommand is None:
         demo = main.get_command(ctx, "demo")

@@ -162,7 +162,12 @@ def role_command(workspace: str, name: str, role: str) -> None:
 @click.argument("name")
 @click.pass_obj
 def revoke_command(workspace: str, name: str) -> None:
-    """End NAME's sign-in token (their grades stay; sessions signed in go on)."""
+    """End NAME's sign-in token (their grades stay; sessions signed in go on).
+
+    \b
+    Example:
+      judgepool annotators team.sqlite revoke bob
+    """
     with workspaces.open_workspace(workspace) as ws:
         sign_in.revoke(ws, name)
     click.echo(

@@ -124,7 +124,12 @@ def _run_signed_in_session(workspace: Path) -> None:
 @main.command()
 @click.option("--annotator", metavar="NAME", help=ANNOTATOR_HELP)
 def demo(annotator: str | None) -> None:
-    """Open the app on the demo workspace, building it from sample_data on first use."""
+    """Open the app on the demo workspace, building it from sample_data on first use.
+
+    \b
+    Example:
+      judgepool demo --annotator alice
+    """
     from judgepool.services.demo import ensure_demo_workspace
 
     def step(text: str) -> None:

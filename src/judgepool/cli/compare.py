@@ -10,24 +10,21 @@ Nothing is stored.
 from __future__ import annotations
 
 import json
-import sys
 from typing import Any
 
 import click
 
 from judgepool.cli import main
-from judgepool.cli.contract_options import build_contract, contract_options
 from judgepool.cli.params import AsciiInteger
-from judgepool.cli.progress import StageProgress
 from judgepool.cli.run_labels import run_labels
-from judgepool.cli.score_inputs import judgments_options, read_judgments, run_refs, run_sources
+from judgepool.cli.score_inputs import RunsRequest, engine_option, reading_runs, runs_request
 from judgepool.cli.verdict_render import (
     render_compare_latex,
     render_compare_markdown,
     render_compare_table,
 )
+from judgepool.core.engines import Engine
 from judgepool.core.significance import CORRECTIONS
-from judgepool.services.scoring import ENGINES
 from judgepool.services.verdicts import compare_runs
 
 # draws of the randomisation test and the bootstrap: enough for any use,
@@ -36,9 +33,7 @@ MAX_DRAWS = 10_000_000
 
 
 @main.command()
-@click.argument("runs", nargs=-1, metavar="RUN...")
-@judgments_options
-@contract_options
+@runs_request
 @click.option(
     "--baseline",
     metavar="RUN",
@@ -95,19 +90,11 @@ MAX_DRAWS = 10_000_000
     "tables; repeat for each run to name. [default: the file name without its extension; "
     "a stored run's name]",
 )
-@click.option(
-    "--engine",
-    type=click.Choice(ENGINES),
-    default="fast",
-    show_default=True,
-    help="fast (vectorised) or reference (plain Python): the same numbers, for cross-checking.",
+@engine_option(
+    "fast (vectorised) or reference (plain Python): the same numbers, for cross-checking."
 )
 def compare(
-    runs: tuple[str, ...],
-    qrels: str | None,
-    workspace: str | None,
-    consensus: str | None,
-    preset: str | None,
+    request: RunsRequest,
     baseline: str | None,
     correction: Any,
     permutations: int,
@@ -115,8 +102,7 @@ def compare(
     seed: int,
     output_format: str,
     labels: tuple[str, ...],
-    engine: str,
-    **options: Any,
+    engine: Engine,
 ) -> None:
     """Compare two or more RUN files (or, with --workspace, stored runs by name;
     every stored run when none is named) under one contract.
@@ -139,26 +125,20 @@ def compare(
     """
     if labels and output_format != "latex":
         raise click.UsageError("--label applies to --format latex (the tables for a paper)")
-    progress = StageProgress(enabled=sys.stderr.isatty())
-    with progress:
-        progress.update("reading judgments")
-        judged = read_judgments(
-            qrels, workspace, consensus, lambda base: build_contract(base, preset, options)
-        )
-        sources = run_sources(judged, run_refs(judged, runs))
+    with reading_runs(request) as inputs:
+        sources = inputs.sources()
         named = run_labels(sources, labels) if output_format == "latex" else {}
         compared = compare_runs(
             sources,
-            judged.judgments,
-            judged.digest,
-            judged.contract,
+            inputs.judged,
+            inputs.contract,
             baseline=baseline,
             correction=correction,
             permutations=permutations,
             bootstrap=bootstrap,
             seed=seed,
             engine=engine,
-            on_progress=progress.update,
+            on_progress=inputs.progress.update,
         )
     if output_format == "json":
         click.echo(json.dumps(compared.to_dict(), ensure_ascii=False))
@@ -167,4 +147,4 @@ def compare(
     elif output_format == "latex":
         click.echo(render_compare_latex(compared, named))
     else:
-        click.echo(render_compare_table(compared, judged.label))
+        click.echo(render_compare_table(compared, inputs.judged.label))

@@ -9,26 +9,21 @@ the runs). The runs and judgments are read as ``score`` reads them.
 from __future__ import annotations
 
 import json
-import sys
 from typing import Any
 
 import click
 
 from judgepool.cli import main
-from judgepool.cli.contract_options import build_contract, contract_options
 from judgepool.cli.params import AsciiInteger
-from judgepool.cli.progress import StageProgress
 from judgepool.cli.render import contract_lines, table
-from judgepool.cli.score_inputs import judgments_options, read_judgments, run_refs, run_sources
+from judgepool.cli.score_inputs import RunsRequest, engine_option, reading_runs, runs_request
+from judgepool.core.engines import Engine
 from judgepool.display import literal
-from judgepool.services.scoring import ENGINES
 from judgepool.services.verdicts import HOLE_ORDERS, HoleListing, list_holes
 
 
 @main.command()
-@click.argument("runs", nargs=-1, metavar="RUN...")
-@judgments_options
-@contract_options
+@runs_request
 @click.option(
     "--order",
     type=click.Choice(HOLE_ORDERS),
@@ -53,24 +48,13 @@ from judgepool.services.verdicts import HOLE_ORDERS, HoleListing, list_holes
     help="table for people; json: an array, best first, of {query_id, doc_id, runs, "
     "best_rank, priority}.",
 )
-@click.option(
-    "--engine",
-    type=click.Choice(ENGINES),
-    default="fast",
-    show_default=True,
-    help="fast (vectorised) or reference (plain Python): the same lists, for cross-checking.",
-)
+@engine_option("fast (vectorised) or reference (plain Python): the same lists, for cross-checking.")
 def holes(
-    runs: tuple[str, ...],
-    qrels: str | None,
-    workspace: str | None,
-    consensus: str | None,
-    preset: str | None,
+    request: RunsRequest,
     order: Any,
     limit: int | None,
     output_format: str,
-    engine: str,
-    **options: Any,
+    engine: Engine,
 ) -> None:
     """List the unjudged documents ("holes") in the top k of RUN files (or, with
     --workspace, stored runs by name; every stored run when none is named), on
@@ -84,37 +68,33 @@ def holes(
     Example:
       judgepool holes --workspace team.sqlite --limit 20
     """
-    progress = StageProgress(enabled=sys.stderr.isatty())
-    with progress:
-        progress.update("reading judgments")
-        judged = read_judgments(
-            qrels, workspace, consensus, lambda base: build_contract(base, preset, options)
-        )
-        sources = run_sources(judged, run_refs(judged, runs))
+    with reading_runs(request) as inputs:
+        sources = inputs.sources()
         # a workspace's pooled queries are chosen for judging: before their
         # first grade, every document of their top k is a hole
         pooled: list[str] = []
-        if judged.workspace is not None:
+        if inputs.workspace is not None:
             # imported here: holes of plain files must not pay for loading SQLite
             from judgepool.services.pools import pooled_queries
 
-            pooled = pooled_queries(judged.workspace)
+            pooled = pooled_queries(inputs.workspace)
         listing = list_holes(
             sources,
-            judged.judgments,
-            judged.digest,
-            judged.contract,
+            inputs.judged,
+            inputs.contract,
             order=order,
             limit=limit,
             engine=engine,
             unjudged_queries=pooled,
-            on_progress=progress.update,
+            on_progress=inputs.progress.update,
         )
     if output_format == "json":
         click.echo(json.dumps([entry.to_dict() for entry in listing.holes], ensure_ascii=False))
     else:
-        in_workspace = judged.workspace is not None
-        click.echo(render_holes_table(listing, judged.label, order, judged.contract, in_workspace))
+        in_workspace = inputs.workspace is not None
+        click.echo(
+            render_holes_table(listing, inputs.judged.label, order, inputs.contract, in_workspace)
+        )
 
 
 def render_holes_table(

@@ -4,15 +4,43 @@ trec_eval-style lines for tools. Data text passes through `literal` first."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Final
 
 from judgepool.core.audit import FINDING_KINDS, AuditReport
 from judgepool.core.contract import Contract
+from judgepool.core.measures import (
+    CANDIDATE_NDCG,
+    DCG,
+    DUPLICATES,
+    EXCLUDED,
+    IDCG,
+    JUDGED_AT_K,
+    MISSING,
+    NDCG,
+    POOLED_NDCG,
+    PRECISION,
+    QUERIES,
+    RECALL,
+    RETURNED,
+    RR,
+    SCORED,
+    TREC_EVAL_MEASURES,
+    UNJUDGED_AT_K,
+    UNKNOWN,
+    ZERO_IDCG,
+    Measure,
+)
 from judgepool.core.scored_run import ScoredRun
-from judgepool.core.types import QueryResult
+from judgepool.core.types import QueryResult, Summary
 from judgepool.display import literal
 
 DETAILS_SHOWN = 20
+
+# the columns of the score table: the means, then the counts
+SCORE_COLUMNS: Final = (NDCG, POOLED_NDCG, CANDIDATE_NDCG, JUDGED_AT_K, PRECISION, RECALL, RR)
+COUNT_COLUMNS: Final = (
+    QUERIES, SCORED, ZERO_IDCG, EXCLUDED, MISSING, UNKNOWN, DUPLICATES, UNJUDGED_AT_K,
+)  # fmt: skip
 
 
 def fmt(value: float | None, places: int = 4) -> str:
@@ -56,51 +84,26 @@ def render_score_table(
         *contract_lines(contract),
         "",
     ]
-    score_header = [
-        "run",
-        f"nDCG@{k}",
-        f"pooled@{k}",
-        f"cand-only@{k}",
-        f"judged@{k}",
-        f"P@{k}",
-        f"R@{k}",
-        "RR",
-    ]
-    count_header = [
-        "run",
-        "queries",
-        "scored",
-        "zero-IDCG",
-        "excluded",
-        "missing",
-        "unknown",
-        "duplicates",
-        f"unjudged@{k}",
-    ]
+    score_header = ["run", *(measure.label(k, short=True) for measure in SCORE_COLUMNS)]
+    count_header = ["run", *(measure.label(k) for measure in COUNT_COLUMNS)]
     score_rows = []
     count_rows = []
     for result in results:
         s = result.evaluation.summary
         name = literal(result.run)
-        score_rows.append([
-            name, fmt(s.ndcg), fmt(s.ndcg_pooled), fmt(s.candidate_ndcg), fmt(s.judged_at_k),
-            fmt(s.precision), fmt(s.recall), fmt(s.rr),
-        ])  # fmt: skip
-        count_rows.append([
-            name, str(s.queries), str(s.scored), str(s.zero_idcg), str(s.excluded), str(s.missing),
-            str(s.unknown), str(s.duplicates), str(s.unjudged_at_k),
-        ])  # fmt: skip
+        score_rows.append([name, *(_cell(measure, s) for measure in SCORE_COLUMNS)])
+        count_rows.append([name, *(_cell(measure, s) for measure in COUNT_COLUMNS)])
     out.append(table(score_header, score_rows))
     out.append("")
     out.append(table(count_header, count_rows))
     out.append("")
     out.append(
-        f"nDCG@{k}: macro mean over scored queries. pooled: ΣDCG/ΣIDCG, weighs queries by "
-        "IDCG (not a mean)."
+        f"{NDCG.label(k)}: macro mean over scored queries. {POOLED_NDCG.name}: ΣDCG/ΣIDCG, "
+        "weighs queries by IDCG (not a mean)."
     )
     out.append(
-        f"cand-only@{k}: CANDIDATE-ONLY nDCG, ideal built from the run's own results; it rates the "
-        "ordering of what was found, not retrieval quality."
+        f"{CANDIDATE_NDCG.label(k, short=True)}: CANDIDATE-ONLY nDCG, ideal built from the run's "
+        "own results; it rates the ordering of what was found, not retrieval quality."
     )
     for result in results:
         out.append(
@@ -124,13 +127,19 @@ def render_score_table(
     return "\n".join(out)
 
 
+def _cell(measure: Measure, values: Summary | QueryResult) -> str:
+    """``measure``'s value in a record or summary, as the tables write it."""
+    value: float | None = getattr(values, measure.field)
+    return measure.shown(value)
+
+
 def _flags(result: QueryResult) -> str:
     flags = [
         name
         for name, on in (
-            ("zero-IDCG", result.zero_idcg),
-            ("excluded", result.excluded),
-            ("missing", result.missing),
+            (ZERO_IDCG.name, result.zero_idcg),
+            (EXCLUDED.name, result.excluded),
+            (MISSING.name, result.missing),
         )
         if on
     ]
@@ -140,14 +149,14 @@ def _flags(result: QueryResult) -> str:
 def render_per_query(per_query: Sequence[QueryResult], k: int) -> str:
     header = [
         "query",
-        f"nDCG@{k}",
-        "DCG",
-        "IDCG",
-        "cand-only",
+        NDCG.label(k),
+        DCG.name,
+        IDCG.name,
+        CANDIDATE_NDCG.short,
         "inflation",
-        f"judged@{k}",
-        f"unjudged@{k}",
-        "returned",
+        JUDGED_AT_K.label(k),
+        UNJUDGED_AT_K.label(k),
+        RETURNED.name,
         "flags",
     ]
     rows = []
@@ -158,8 +167,11 @@ def render_per_query(per_query: Sequence[QueryResult], k: int) -> str:
             else None
         )
         rows.append([
-            literal(r.query_id), fmt(r.ndcg), fmt(r.dcg), fmt(r.idcg), fmt(r.candidate_ndcg),
-            fmt(inflation), fmt(r.judged_at_k), str(r.unjudged_at_k), str(r.returned), _flags(r),
+            literal(r.query_id),
+            *(_cell(measure, r) for measure in (NDCG, DCG, IDCG, CANDIDATE_NDCG)),
+            fmt(inflation),
+            *(_cell(measure, r) for measure in (JUDGED_AT_K, UNJUDGED_AT_K, RETURNED)),
+            _flags(r),
         ])  # fmt: skip
     return table(header, rows)
 
@@ -168,24 +180,20 @@ def render_trec(result: ScoredRun, per_query: bool = False) -> str:
     """trec_eval's ``measure<TAB>qid<TAB>value`` lines (values to 4 decimals, as
     trec_eval prints them), per query when asked, then ``all``."""
     k = result.contract.k
-    names: list[tuple[str, str]] = [
-        (f"ndcg_cut_{k}", "ndcg"),
-        (f"P_{k}", "precision"),
-        (f"recall_{k}", "recall"),
-        ("recip_rank", "rr"),
-    ]
+    names = [(measure.trec_name(k), measure) for measure in TREC_EVAL_MEASURES]
     lines: list[str] = []
     if per_query:
         for record in result.evaluation.per_query:
-            values = record.to_dict()
-            for measure, key in names:
-                if values[key] is not None:
-                    lines.append(f"{measure:<22}\t{literal(record.query_id)}\t{values[key]:.4f}")
-    summary = result.evaluation.summary.to_dict()
-    lines.append(f"{'num_q':<22}\tall\t{summary['scored']}")
-    for measure, key in names:
-        if summary[key] is not None:
-            lines.append(f"{measure:<22}\tall\t{summary[key]:.4f}")
+            for name, measure in names:
+                value = getattr(record, measure.field)
+                if value is not None:
+                    lines.append(f"{name:<22}\t{literal(record.query_id)}\t{measure.shown(value)}")
+    summary = result.evaluation.summary
+    lines.append(f"{SCORED.trec_name(k):<22}\tall\t{SCORED.shown(summary.scored)}")
+    for name, measure in names:
+        value = getattr(summary, measure.field)
+        if value is not None:
+            lines.append(f"{name:<22}\tall\t{measure.shown(value)}")
     return "\n".join(lines) + "\n"
 
 

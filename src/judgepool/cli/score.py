@@ -9,48 +9,30 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable, Sequence
-from typing import Any, TypeVar
+from collections.abc import Sequence
 
 import click
 
 from judgepool.cli import main
-from judgepool.cli.contract_options import build_contract, contract_options
-from judgepool.cli.progress import StageProgress
 from judgepool.cli.render import render_audit_table, render_score_table, render_trec
 from judgepool.cli.score_inputs import (
-    Judged,
-    jobs_for,
+    RunsRequest,
+    engine_option,
     jobs_option,
-    judgments_options,
-    read_judgments,
-    run_refs,
-    stored_or_file,
+    reading_runs,
+    runs_request,
 )
-from judgepool.core.audit import FINDING_KINDS, AuditReport, failed
+from judgepool.core.audit import FINDING_KINDS, AuditReport
+from judgepool.core.audit_gate import FailOn, UnknownFindingKinds
+from judgepool.core.engines import Engine
 from judgepool.core.errors import UnjudgedRejected
 from judgepool.core.scored_run import ScoredRun
 from judgepool.display import literal
-from judgepool.services.parallel_runs import (
-    Against,
-    RunJob,
-    RunTask,
-    audit_task,
-    map_runs,
-    score_and_audit_task,
-    score_task,
-    warm_up,
-)
-from judgepool.services.scoring import ENGINES
-
-F = TypeVar("F", bound=Callable[..., Any])
-T = TypeVar("T")
+from judgepool.services.parallel_runs import audit_task, score_and_audit_task, score_task
 
 
 @main.command()
-@click.argument("runs", nargs=-1, metavar="RUN...")
-@judgments_options
-@contract_options
+@runs_request
 @click.option(
     "--format",
     "output_format",
@@ -61,13 +43,9 @@ T = TypeVar("T")
     "measure<TAB>qid<TAB>value lines.",
 )
 @click.option("--per-query", is_flag=True, help="Include every query's values.")
-@click.option(
-    "--engine",
-    type=click.Choice(ENGINES),
-    default="fast",
-    show_default=True,
-    help="fast (vectorised) or reference (plain Python, the implementation the fast "
-    "engine is tested against): the same numbers, for cross-checking.",
+@engine_option(
+    "fast (vectorised) or reference (plain Python, the implementation the fast "
+    "engine is tested against): the same numbers, for cross-checking."
 )
 @click.option(
     "--audit",
@@ -79,17 +57,12 @@ T = TypeVar("T")
 )
 @jobs_option
 def score(
-    runs: tuple[str, ...],
-    qrels: str | None,
-    workspace: str | None,
-    consensus: str | None,
-    preset: str | None,
+    request: RunsRequest,
     output_format: str,
     per_query: bool,
-    engine: str,
+    engine: Engine,
     with_audit: bool,
     jobs: int | None,
-    **options: Any,
 ) -> None:
     """Score RUN files (or, with --workspace, stored runs by name) with nDCG@k
     against a fixed judged universe.
@@ -104,38 +77,35 @@ def score(
     the cores this process may use), each reading one run after another and
     parsing with its share of the cores; the output is the same
     as one after another (--jobs 1), and a run that is refused stops the rest.
+
+    \b
+    Example:
+      judgepool score bm25.trec splade.trec --qrels qrels.txt --preset trec_eval
     """
     if with_audit and output_format == "trec":
         raise click.UsageError("--audit prints a table or JSON; --format trec has no place for it")
-    progress = StageProgress(enabled=sys.stderr.isatty())
-    with progress:
-        if len(runs) > 1 and jobs != 1:
-            warm_up()  # the workers' imports, while the judgments are read
-        progress.update("reading judgments")
-        judged = read_judgments(
-            qrels, workspace, consensus, lambda base: build_contract(base, preset, options)
-        )
-        refs = run_refs(judged, runs)
-        kinds = [stored_or_file(judged, ref) for ref in refs]
+    # the workers' imports, while the judgments are read
+    with reading_runs(request, warm_workers=_parallel(request, jobs)) as inputs:
+        judged = inputs.judged
         results: list[ScoredRun] = []
         reports: list[AuditReport] = []
         try:
             if with_audit:
-                both = read_runs(score_and_audit_task, judged, refs, kinds, engine, jobs, progress)
+                both = inputs.map(score_and_audit_task, engine, jobs)
                 results = [scored for scored, _ in both]
                 reports = [audit_report for _, audit_report in both]
             else:
-                results = read_runs(score_task, judged, refs, kinds, engine, jobs, progress)
+                results = inputs.map(score_task, engine, jobs)
         except UnjudgedRejected as exc:
             if not judged.left_out:
                 raise
             # not unjudged: judged, but left out by the consensus rule
             raise exc.explained(judged.left_out) from None
         refused = None
-        if judged.workspace is not None and judged.consensus is not None:
+        if inputs.workspace is not None and judged.consensus is not None:
             from judgepool.services.evaluations import store_evaluations
 
-            refused = store_evaluations(judged.workspace, results, kinds, judged.consensus)
+            refused = store_evaluations(inputs.workspace, results, inputs.kinds, judged.consensus)
     emit_scores(results, judged.label, output_format, per_query)
     for audit_report in reports:
         emit_audit(audit_report, output_format)
@@ -148,36 +118,9 @@ def score(
         )
 
 
-def read_runs(
-    task: RunTask[T],
-    judged: Judged,
-    refs: Sequence[str],
-    kinds: Sequence[str],
-    engine: str,
-    jobs: int | None,
-    progress: StageProgress,
-) -> list[T]:
-    """``task`` of every run named, in order, up to ``jobs`` at once (see
-    `judgepool.services.parallel_runs`)."""
-    ws = judged.workspace
-    against = Against(
-        judged.judgments,
-        judged.digest,
-        judged.contract,
-        engine,
-        None if ws is None else str(ws.path),
-    )
-    return map_runs(
-        task,
-        [
-            RunJob(ref, kind == "stored" and ws is not None)
-            for ref, kind in zip(refs, kinds, strict=True)
-        ],
-        against,
-        jobs=jobs_for(jobs, len(refs)),
-        workspace=ws,
-        on_progress=progress.update,
-    )
+def _parallel(request: RunsRequest, jobs: int | None) -> bool:
+    """Whether the runs named may be read by worker processes."""
+    return len(request.runs) > 1 and jobs != 1
 
 
 def emit_audit(report: AuditReport, output_format: str) -> None:
@@ -203,9 +146,7 @@ def emit_scores(
 
 
 @main.command()
-@click.argument("runs", nargs=-1, metavar="RUN...")
-@judgments_options
-@contract_options
+@runs_request
 @click.option(
     "--format",
     "output_format",
@@ -223,26 +164,17 @@ def emit_scores(
     + ", ".join(FINDING_KINDS)
     + ".",
 )
-@click.option(
-    "--engine",
-    type=click.Choice(ENGINES),
-    default="fast",
-    show_default=True,
-    help="fast (vectorised, over the run's columns) or reference (plain Python, the audit "
-    "the fast one is tested against): the same report, for cross-checking.",
+@engine_option(
+    "fast (vectorised, over the run's columns) or reference (plain Python, the audit "
+    "the fast one is tested against): the same report, for cross-checking."
 )
 @jobs_option
 def audit(
-    runs: tuple[str, ...],
-    qrels: str | None,
-    workspace: str | None,
-    consensus: str | None,
-    preset: str | None,
+    request: RunsRequest,
     output_format: str,
     fail_on: str,
-    engine: str,
+    engine: Engine,
     jobs: int | None,
-    **options: Any,
 ) -> None:
     """Audit RUN files (or stored runs): what would make their scores misleading.
 
@@ -255,29 +187,20 @@ def audit(
     (default: the cores this process may use), each reading one run after
     another; the output is the same
     as one after another (--jobs 1).
+
+    \b
+    Example:
+      judgepool audit run.trec --qrels qrels.txt -k 10 --fail-on bad_lines,unjudged
     """
-    kinds = [kind.strip() for kind in fail_on.split(",") if kind.strip()]
-    unknown = [kind for kind in kinds if kind not in FINDING_KINDS]
-    if unknown:
-        raise click.BadParameter(
-            f"unknown finding kind(s) {', '.join(unknown)}; known: {', '.join(FINDING_KINDS)}",
-            param_hint="--fail-on",
-        )
-    progress = StageProgress(enabled=sys.stderr.isatty())
-    with progress:
-        if len(runs) > 1 and jobs != 1:
-            warm_up()  # the workers' imports, while the judgments are read
-        progress.update("reading judgments")
-        judged = read_judgments(
-            qrels, workspace, consensus, lambda base: build_contract(base, preset, options)
-        )
-        refs = run_refs(judged, runs)
-        stored = [stored_or_file(judged, ref) for ref in refs]
-        reports = read_runs(audit_task, judged, refs, stored, engine, jobs, progress)
-    failing: list[str] = []
+    try:
+        gate = FailOn.parse(fail_on)
+    except UnknownFindingKinds as exc:
+        raise click.BadParameter(str(exc), param_hint="--fail-on") from None
+    with reading_runs(request, warm_workers=_parallel(request, jobs)) as inputs:
+        reports = inputs.map(audit_task, engine, jobs)
     for report in reports:
         emit_audit(report, output_format)
-        failing.extend(f"{report.run}: {kind}" for kind in failed(report, kinds))
+    failing = gate.failures(reports)
     if failing:
         click.echo("judgepool: --fail-on findings present: " + "; ".join(failing), err=True)
         sys.exit(1)

@@ -1,124 +1,84 @@
-"""What ``judgepool score`` and ``judgepool audit`` read: the judgments (a qrels
-file, or a workspace under a consensus rule) with the contract built on them,
-and the runs (files, or a workspace's stored runs by name).
+"""What ``judgepool score``, ``audit``, ``compare`` and ``holes`` start from:
+the runs and the judgments as the command line names them (`RunsRequest`,
+from the options `runs_request` adds), then read (`reading_runs`): the
+judgments once (`judgepool.services.judgments_source`), the contract built on
+them, the runs' names resolved to files or stored runs.
 
 A workspace's default contract is the base the command's options change, so
-the contract is built here, by a function the command passes in.
+the contract is built here, after the workspace is opened.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import functools
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import click
 
+from judgepool.cli.contract_options import build_contract, contract_options
+from judgepool.cli.progress import StageProgress
 from judgepool.core.consensus import CONSENSUS_RULES
-from judgepool.core.contract import Contract
+from judgepool.core.contract import PARAMETERS, Contract
+from judgepool.core.engines import ENGINES, Engine
 from judgepool.core.errors import InputError
-from judgepool.formats.trec import read_qrels
+from judgepool.services.judgments_source import JudgmentsSource, qrels_source
 
 if TYPE_CHECKING:
+    from judgepool.services.parallel_runs import RunTask
     from judgepool.services.scoring import RunSource
     from judgepool.services.workspace import Workspace
 
 F = TypeVar("F", bound=Callable[..., Any])
-
-# Given the workspace's default contract (None for a qrels file), the contract to use.
-ContractBuilder = Callable[[Contract | None], Contract]
+T = TypeVar("T")
 
 
-@dataclass
-class Judged:
-    """Where the judgments come from: a qrels file, or a workspace under a consensus rule."""
+@dataclass(frozen=True)
+class RunsRequest:
+    """The runs and the judgments as the command line gives them, unread."""
 
-    label: str
-    judgments: dict[str, dict[str, int]]
-    digest: str
-    contract: Contract
-    workspace: Workspace | None = None
-    consensus: str | None = None
-    # (query, doc) the consensus rule left out of the judgments, with why
-    left_out: dict[tuple[str, str], str] = field(default_factory=dict)
+    runs: tuple[str, ...]
+    qrels: str | None
+    workspace: str | None
+    consensus: str | None
+    preset: str | None
+    # every contract option, None where not given
+    contract_options: dict[str, Any] = field(default_factory=dict)
 
-
-def read_judgments(
-    qrels: str | None,
-    workspace: str | None,
-    consensus: str | None,
-    build: ContractBuilder,
-) -> Judged:
-    """Read the judgments and build the contract (a workspace's default contract
-    is the base its options change)."""
-    if (qrels is None) == (workspace is None):
-        raise click.UsageError("give the judgments with either --qrels FILE or --workspace WS")
-    if qrels is not None:
-        if consensus is not None:
-            raise click.UsageError("--consensus applies to --workspace only")
-        if not Path(qrels).exists():
-            raise InputError("no such file", qrels)
-        contract = build(None)
-        file = read_qrels(qrels, contract.scale)
-        return Judged(qrels, file.judgments, file.digest, contract)
-    # Imported here: scoring plain files must not pay for loading SQLite.
-    from judgepool.services.consensus import workspace_consensus
-    from judgepool.services.workspace import open_workspace
-
-    ws = open_workspace(str(workspace))
-    contract = build(ws.default_contract())
-    if contract.scale != ws.scale:
-        raise click.UsageError(
-            f"the workspace's grades are on the scale {ws.scale}; --scale cannot change it"
-        )
-    rule = consensus or ws.default_consensus()
-    chosen = workspace_consensus(ws, rule)
-    left_out = {
-        (item.query_id, item.doc_id): "an unresolved disagreement (no adjudicator's grade; "
-        + ", ".join(f"{who}={grade}" for who, grade in item.grades)
-        + ")"
-        for item in chosen.unresolved
-    }
-    return Judged(
-        f"workspace {ws.path} ({rule})", chosen.judgments, chosen.digest, contract, ws, rule,
-        left_out,
-    )  # fmt: skip
+    def contract(self, base: Contract | None) -> Contract:
+        """The contract: ``base`` (a workspace's default, or None), then the
+        preset, then every option given."""
+        return build_contract(base, self.preset, self.contract_options)
 
 
-def stored_or_file(judged: Judged, ref: str) -> str:
-    """'stored' when ``ref`` names a run of the workspace, 'file' when it is a
-    path: a regular file, or a stream (a FIFO, a device such as /dev/stdin),
-    which the readers take as it comes. A directory is refused here."""
-    if judged.workspace is not None:
-        from judgepool.services.scoring import has_run
+def runs_request(func: F) -> F:
+    """The ``RUN...`` argument, the options that say where the judgments come
+    from and every contract option, handed to the command as one
+    `RunsRequest` (its ``request`` argument)."""
 
-        if has_run(judged.workspace, ref):
-            return "stored"
-    if Path(ref).is_dir():
-        raise InputError("is a directory, not a run file", ref)
-    if Path(ref).exists():
-        return "file"
-    where = " in the workspace and" if judged.workspace is not None else ""
-    raise InputError(f"no run named {ref!r}{where} no such file")
+    @functools.wraps(func)
+    def command(
+        *args: Any,
+        runs: tuple[str, ...],
+        qrels: str | None,
+        workspace: str | None,
+        consensus: str | None,
+        preset: str | None,
+        **options: Any,
+    ) -> Any:
+        contract = {parameter.name: options.pop(parameter.name) for parameter in PARAMETERS}
+        request = RunsRequest(runs, qrels, workspace, consensus, preset, contract)
+        return func(*args, request=request, **options)
 
-
-def run_refs(judged: Judged, runs: Sequence[str]) -> list[str]:
-    """The runs named on the command line; with a workspace and none named,
-    every stored run."""
-    if runs:
-        return list(runs)
-    if judged.workspace is not None:
-        from judgepool.services.scoring import run_names
-
-        names = run_names(judged.workspace)
-        if names:
-            return names
-        raise click.UsageError("the workspace holds no runs: import one, or name a RUN file")
-    raise click.UsageError("name at least one RUN file")
+    decorated = _judgments_options(contract_options(command))
+    return cast(F, click.argument("runs", nargs=-1, metavar="RUN...")(decorated))
 
 
-def judgments_options(func: F) -> F:
+def _judgments_options(func: F) -> F:
     """The options that say where the judgments come from."""
     func = click.option(
         "--consensus", type=click.Choice(CONSENSUS_RULES), default=None,
@@ -134,17 +94,138 @@ def judgments_options(func: F) -> F:
     )(func)
 
 
-def run_sources(judged: Judged, refs: Sequence[str]) -> list[RunSource]:
-    """Each run named: a stored run of the workspace, or a run file."""
-    from judgepool.services.scoring import file_source, stored_source
+def engine_option(help_text: str) -> Callable[[F], F]:
+    """``--engine fast|reference``, with what the two give for this command."""
+    return click.option(
+        "--engine", type=click.Choice(ENGINES), default="fast", show_default=True, help=help_text
+    )
 
-    sources = []
-    for ref in refs:
-        if stored_or_file(judged, ref) == "stored" and judged.workspace is not None:
-            sources.append(stored_source(judged.workspace, ref))
-        else:
-            sources.append(file_source(ref))
-    return sources
+
+@dataclass
+class RunInputs:
+    """What a command reads runs against, read once: the judgments, the
+    contract, the workspace they come from (open; None for a qrels file), and
+    the runs named (or every stored run)."""
+
+    judged: JudgmentsSource
+    contract: Contract
+    workspace: Workspace | None
+    refs: tuple[str, ...]
+    progress: StageProgress
+
+    @functools.cached_property
+    def kinds(self) -> tuple[str, ...]:
+        """ "stored" or "file" for each run (`stored_or_file`)."""
+        return tuple(stored_or_file(self.workspace, ref) for ref in self.refs)
+
+    def sources(self) -> list[RunSource]:
+        """Each run named: a stored run of the workspace, or a run file (each
+        looked up, then opened, before the next)."""
+        from judgepool.services.scoring import file_source, stored_source
+
+        sources = []
+        for ref in self.refs:
+            if stored_or_file(self.workspace, ref) == "stored" and self.workspace is not None:
+                sources.append(stored_source(self.workspace, ref))
+            else:
+                sources.append(file_source(ref))
+        return sources
+
+    def map(self, task: RunTask[T], engine: Engine, jobs: int | None) -> list[T]:
+        """``task`` of every run, in order, up to ``jobs`` at once (None: the
+        default; see `judgepool.services.parallel_runs`)."""
+        from judgepool.services.parallel_runs import Against, RunJob, map_runs
+
+        ws = self.workspace
+        return map_runs(
+            task,
+            [
+                RunJob(ref, kind == "stored" and ws is not None)
+                for ref, kind in zip(self.refs, self.kinds, strict=True)
+            ],
+            Against(self.judged, self.contract, engine),
+            jobs=jobs_for(jobs, len(self.refs)),
+            workspace=ws,
+            on_progress=self.progress.update,
+        )
+
+
+@contextmanager
+def reading_runs(request: RunsRequest, *, warm_workers: bool = False) -> Iterator[RunInputs]:
+    """The start every command reading runs shares: a progress line on a
+    terminal, the judgments read and the runs resolved. The progress line is
+    cleared when the block ends, before the command prints its results.
+    ``warm_workers``: start the worker processes' imports while the judgments
+    are read (for runs read in parallel)."""
+    progress = StageProgress(enabled=sys.stderr.isatty())
+    with progress:
+        if warm_workers:
+            from judgepool.services.parallel_runs import warm_up
+
+            warm_up()
+        progress.update("reading judgments")
+        judged, contract, ws = read_judgments(request)
+        yield RunInputs(judged, contract, ws, tuple(run_refs(ws, request.runs)), progress)
+
+
+def read_judgments(
+    request: RunsRequest,
+) -> tuple[JudgmentsSource, Contract, Workspace | None]:
+    """The judgments, the contract built on them, and the workspace they come
+    from (None for a qrels file)."""
+    qrels, workspace = request.qrels, request.workspace
+    if (qrels is None) == (workspace is None):
+        raise click.UsageError("give the judgments with either --qrels FILE or --workspace WS")
+    if qrels is not None:
+        if request.consensus is not None:
+            raise click.UsageError("--consensus applies to --workspace only")
+        if not Path(qrels).exists():
+            raise InputError("no such file", qrels)
+        contract = request.contract(None)
+        return qrels_source(qrels, contract.scale), contract, None
+    # Imported here: scoring plain files must not pay for loading SQLite.
+    from judgepool.services.judgments_source import workspace_source
+    from judgepool.services.workspace import open_workspace
+
+    ws = open_workspace(str(workspace))
+    contract = request.contract(ws.default_contract())
+    if contract.scale != ws.scale:
+        raise click.UsageError(
+            f"the workspace's grades are on the scale {ws.scale}; --scale cannot change it"
+        )
+    return workspace_source(ws, request.consensus), contract, ws
+
+
+def stored_or_file(ws: Workspace | None, ref: str) -> str:
+    """'stored' when ``ref`` names a run of the workspace, 'file' when it is a
+    path: a regular file, or a stream (a FIFO, a device such as /dev/stdin),
+    which the readers take as it comes. A directory is refused here."""
+    if ws is not None:
+        from judgepool.services.scoring import has_run
+
+        if has_run(ws, ref):
+            return "stored"
+    if Path(ref).is_dir():
+        raise InputError("is a directory, not a run file", ref)
+    if Path(ref).exists():
+        return "file"
+    where = " in the workspace and" if ws is not None else ""
+    raise InputError(f"no run named {ref!r}{where} no such file")
+
+
+def run_refs(ws: Workspace | None, runs: Sequence[str]) -> list[str]:
+    """The runs named on the command line; with a workspace and none named,
+    every stored run."""
+    if runs:
+        return list(runs)
+    if ws is not None:
+        from judgepool.services.scoring import run_names
+
+        names = run_names(ws)
+        if names:
+            return names
+        raise click.UsageError("the workspace holds no runs: import one, or name a RUN file")
+    raise click.UsageError("name at least one RUN file")
 
 
 # More workers than this would not fit any machine's memory (each holds a run).

@@ -72,6 +72,10 @@ def serve_command(workspace: str, host: str, port: int, public_url: str | None) 
     Each browser session runs the app in a process of its own and grades
     into WORKSPACE under the name signed in. Add annotators with
     'judgepool annotators WS add NAME'; stop the server with Ctrl+C.
+
+    \b
+    Example:
+      judgepool serve team.sqlite --port 8000
     """
     if public_url is not None and not public_url.startswith(("http://", "https://")):
         raise click.BadParameter("must start with http:// or https://", param_hint="--public-url")

@@ -248,6 +248,10 @@ def progress_command(workspace: str, fmt: str) -> None:
                before it was graded; command-line and imported grades
                record none
     per hour   timed grades per hour of that time
+
+    \b
+    Example:
+      judgepool progress team.sqlite --format json
     """
     with workspaces.open_workspace(workspace) as ws:
         rows = assignments.progress(ws)
@@ -294,6 +298,10 @@ def undo_command(workspace: str, annotator: str) -> None:
 
     An event is appended that restores what they held before (an earlier
     grade, unsure, or nothing); the ledger keeps the grade taken back.
+
+    \b
+    Example:
+      judgepool undo team.sqlite --annotator alice
     """
     with workspaces.open_workspace(workspace, to_write=True) as ws:
         taken, event = undo.undo_last_grade(ws, annotator)

@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from typing import Final
 
 from judgepool.cli.render import contract_lines, fmt, table
+from judgepool.core.measures import NDCG, UNJUDGED_AT_K
 from judgepool.core.verdict_words import ALPHA, sentence_of
 from judgepool.core.verdicts import ComparisonReport, PairStats
 from judgepool.display import literal
@@ -92,7 +93,9 @@ def render_compare_table(compared: ComparedRuns, qrels_label: str) -> str:
          str(run.unjudged_at_k)]
         for run in report.runs
     ]  # fmt: skip
-    out.append(table(["", "run", f"nDCG@{k}", "95% CI", "bounds", f"unjudged@{k}"], run_rows, 2))
+    out.append(
+        table(["", "run", NDCG.label(k), "95% CI", "bounds", UNJUDGED_AT_K.label(k)], run_rows, 2)
+    )
     out.append("")
     pair_rows = [
         [keys[p.a], keys[p.b], fmt(p.mean_diff), f"{p.wins}/{p.ties}/{p.losses}",
@@ -161,7 +164,7 @@ def render_compare_markdown(compared: ComparedRuns) -> str:
         return "| " + " | ".join(cell.replace("|", "\\|") for cell in cells) + " |"
 
     out = [
-        row(["run", f"nDCG@{k}", "95% CI", "bounds", f"unjudged@{k}"]),
+        row(["run", NDCG.label(k), "95% CI", "bounds", UNJUDGED_AT_K.label(k)]),
         row(["---", "---:", "---:", "---:", "---:"]),
     ]
     for run in report.runs:

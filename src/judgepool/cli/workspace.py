@@ -65,6 +65,10 @@ def init_command(workspace: str, scale: str, labels: str | None) -> None:
 
     WORKSPACE is a path to the SQLite file to create; a bare name means
     workspaces/NAME.sqlite. An existing file is refused and left as it is.
+
+    \b
+    Example:
+      judgepool init team.sqlite --scale 0..3 --labels '0=Bad,1=Fair,2=Good,3=Perfect'
     """
     ws = workspaces.init_workspace(workspace, scale=Scale.parse(scale), labels=parse_labels(labels))
     with ws:
@@ -124,6 +128,11 @@ def import_command(
 
     The whole file is checked first: a bad line anywhere refuses the import
     (naming file and line) and changes nothing. Each import is one transaction.
+
+    \b
+    Examples:
+      judgepool import team.sqlite queries queries.tsv
+      judgepool import team.sqlite run bm25.trec
     """
     if name is not None and kind != "run":
         raise click.UsageError("--name applies to runs only")
@@ -299,6 +308,10 @@ def pool_command(workspace: str, runs: str | None, depth: int, name: str) -> Non
     Runs are ordered as trec_eval does (score, then document ID, descending);
     the run and rank that brought each document in are recorded. Extending a
     pool (deeper, or with more runs) keeps every existing member.
+
+    \b
+    Example:
+      judgepool pool team.sqlite --depth 20
     """
     chosen = [part.strip() for part in runs.split(",") if part.strip()] if runs else None
     with workspaces.open_workspace(workspace, to_write=True) as ws:

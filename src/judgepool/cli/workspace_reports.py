@@ -17,6 +17,7 @@ import click
 from judgepool.cli import main
 from judgepool.cli.lazy import LazyModule
 from judgepool.cli.params import AsciiInteger, name_list
+from judgepool.core.measures import NDCG
 from judgepool.display import literal
 
 # The services load SQLite and sqlite-utils: imported when a command runs.
@@ -47,6 +48,10 @@ def evaluations_command(workspace: str, fmt: str) -> None:
     Each shows its contract, consensus rule and whether its qrels digest is
     still current: 'stale' means the judgments changed since it was computed,
     so its numbers are not comparable with a new score.
+
+    \b
+    Example:
+      judgepool evaluations team.sqlite --format json
     """
     with workspaces.open_workspace(workspace) as ws:
         stored = evaluations.list_evaluations(ws)
@@ -81,7 +86,8 @@ def evaluations_command(workspace: str, fmt: str) -> None:
         state = "current" if item.current else "stale: judgments changed since"
         run = item.run_name or item.source or "?"
         click.echo(
-            f"#{item.id}  {item.created_at}  {literal(run)}  nDCG@{item.contract.k} {shown}  "
+            f"#{item.id}  {item.created_at}  {literal(run)}  "
+            f"{NDCG.label(item.contract.k)} {shown}  "
             f"queries {item.summary.get('scored')}/{item.summary.get('queries')}  "
             f"consensus {item.consensus}  qrels {item.qrels_digest[:12]} ({state})"
         )

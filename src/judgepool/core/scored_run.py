@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from judgepool.core.contract import Contract
+from judgepool.core.engines import Engine
 from judgepool.core.types import Evaluation
 
 
@@ -22,7 +23,7 @@ class ScoredRun:
     evaluation: Evaluation
     qrels_digest: str
     run_digest: str
-    engine: str = "fast"
+    engine: Engine = "fast"
 
     @property
     def contract(self) -> Contract:

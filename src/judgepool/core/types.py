@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import asdict, dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass, fields
 from functools import cached_property
 from typing import Any, NamedTuple
 
@@ -53,6 +53,25 @@ class QueryResult:
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
+
+
+_RECORD_FIELDS: tuple[str, ...] = tuple(item.name for item in fields(QueryResult))
+
+
+def query_results(columns: Mapping[str, Sequence[Any]]) -> list[QueryResult]:
+    """The records of several queries from one column per field of `QueryResult`
+    (an engine computing every query at once holds its values so), the i-th
+    record from the i-th value of each column.
+
+    Every field has its column, by name, and no other is given (a ValueError
+    names what is missing or extra); the columns are of one length."""
+    given = set(columns)
+    if given != set(_RECORD_FIELDS):
+        missing = [name for name in _RECORD_FIELDS if name not in given]
+        extra = sorted(given - set(_RECORD_FIELDS))
+        raise ValueError(f"record columns: missing {missing}, not fields {extra}")
+    ordered = [columns[name] for name in _RECORD_FIELDS]
+    return [QueryResult(*values) for values in zip(*ordered, strict=True)]
 
 
 @dataclass(frozen=True)

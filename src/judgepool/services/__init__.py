@@ -7,7 +7,9 @@
   (the store's rows resolved by `judgepool.core.consensus`, with the digest);
 - `pools`: choose the documents to judge; `search_judge`: find documents the
   pool missed, and judge them;
-- scoring runs: `scoring` (score and audit runs, files or stored), `auditing`
+- scoring runs: `judgments_source` (the judgments runs are scored against, a
+  qrels file or a workspace under a rule, read once), `scoring` (score and
+  audit runs, files or stored), `auditing`
   (the audit on the fast engine), `streaming` and `streamed_audit` (a large
   run file scored or audited in chunks), `parallel_runs` (many runs, in
   worker processes: `worker_pool`, whose forking process imports

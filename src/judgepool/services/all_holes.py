@@ -28,6 +28,7 @@ from judgepool.core.progress import StageCallback, no_stage
 from judgepool.core.settle import Hole, find_holes
 from judgepool.core.types import Judgments
 from judgepool.services.consensus import workspace_judgments
+from judgepool.services.judgments_source import JudgmentsSource
 from judgepool.services.scoring import run_names, score_run_with_tops, stored_source
 from judgepool.services.text_parts import text_part
 from judgepool.store.runs import run_query_ids
@@ -73,7 +74,9 @@ def run_tops(
     every_query: dict[str, Mapping[str, int]] = {query: {} for query in run_query_ids(ws, name)}
     every_query.update(judgments)
     _, tops = score_run_with_tops(
-        stored_source(ws, name), every_query, qrels_digest, audit_contract(contract.k, contract)
+        stored_source(ws, name),
+        JudgmentsSource(every_query, qrels_digest),
+        audit_contract(contract.k, contract),
     )
     return tops
 

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 from judgepool.core.audit import AuditReport
 from judgepool.core.contract import Contract
+from judgepool.core.engines import Engine
 from judgepool.core.errors import InputError, PolicyError, UnjudgedEntry
 from judgepool.core.progress import StageCallback, no_stage
 from judgepool.core.scored_run import ScoredRun
@@ -27,6 +28,7 @@ from judgepool.store.open_files import refuse_workspace_file
 
 if TYPE_CHECKING:
     from judgepool.formats.fast_run import RunColumns
+    from judgepool.services.judgments_source import JudgmentsSource
     from judgepool.store.workspace import Workspace
 
 
@@ -159,11 +161,10 @@ def _score_and_audit(
 def score_and_audit_run(
     ws: Workspace | None,
     ref: str,
-    judgments: Judgments,
-    qrels_digest: str,
+    judged: JudgmentsSource,
     contract: Contract,
     *,
-    engine: str = "fast",
+    engine: Engine = "fast",
     on_progress: StageCallback = no_stage,
 ) -> tuple[ScoredRun, AuditReport]:
     """Score one run and audit it (``score --audit``): the run stored in ``ws``
@@ -178,14 +179,15 @@ def score_and_audit_run(
         stored_source,
     )
 
+    judgments = judged.judgments
     if engine == "fast":
         if ws is not None:
             audited = score_and_audit_stored(
-                ws, ref, judgments, qrels_digest, contract, on_progress=on_progress
+                ws, ref, judgments, judged.digest, contract, on_progress=on_progress
             )
         else:
             audited = score_and_audit_file(
-                ref, judgments, qrels_digest, contract, on_progress=on_progress
+                ref, judgments, judged.digest, contract, on_progress=on_progress
             )
         if audited.refusal is not None:
             raise audited.refusal
@@ -198,9 +200,7 @@ def score_and_audit_run(
         )
     else:
         source = file_source(ref)
-    scored = score_run(
-        source, judgments, qrels_digest, contract, engine=engine, on_progress=on_progress
-    )
+    scored = score_run(source, judged, contract, engine=engine, on_progress=on_progress)
     if ws is None:
         audit_report = audit_run_file(
             ref, judgments, contract, engine=engine, on_progress=on_progress

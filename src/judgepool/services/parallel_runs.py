@@ -11,8 +11,8 @@ in the worker unchanged. With ``jobs=1``, one run, or a run that is a stream
 (a FIFO, ``/dev/stdin``: only this process can read it), the runs are read
 one after another in this process, with no process started.
 
-What the runs are read against (`Against`: the judgments, their digest, the
-contract, the engine) is pickled once here and unpickled by each worker: the
+What the runs are read against (`Against`: the judgments with their digest,
+the contract, the engine) is pickled once here and unpickled by each worker: the
 6,980 queries (7,437 judgments) of MS MARCO dev pickle to 0.18 MB in 2 ms
 (4 ms to load), nothing beside a run's seconds. A stored run is read by the worker through a
 connection of its own to the workspace, opened by path (a connection never
@@ -28,10 +28,11 @@ from typing import TYPE_CHECKING, TypeVar
 
 from judgepool.core.audit import AuditReport
 from judgepool.core.contract import Contract
+from judgepool.core.engines import Engine
 from judgepool.core.progress import StageCallback, no_stage
 from judgepool.core.scored_run import ScoredRun
-from judgepool.core.types import Judgments
 from judgepool.formats.source import is_regular_file
+from judgepool.services.judgments_source import JudgmentsSource
 
 # the pool's names that callers of this module use (the command line, tests)
 from judgepool.services.worker_pool import RemoteTraceback as RemoteTraceback
@@ -47,14 +48,12 @@ T = TypeVar("T")
 
 @dataclass(frozen=True)
 class Against:
-    """What every run is read against, the same for all of them."""
+    """What every run is read against, the same for all of them. A stored run
+    is read from the workspace the judgments come from (``judged.workspace``)."""
 
-    judgments: Judgments
-    qrels_digest: str
+    judged: JudgmentsSource
     contract: Contract
-    engine: str
-    # the workspace file the stored runs are read from (its path; None without one)
-    workspace: str | None = None
+    engine: Engine
 
 
 @dataclass(frozen=True)
@@ -124,9 +123,8 @@ def score_task(
 
     source = stored_source(ws, ref) if ws is not None else file_source(ref)
     return score_run(
-        source, against.judgments, against.qrels_digest, against.contract,
-        engine=against.engine, on_progress=on_progress,
-    )  # fmt: skip
+        source, against.judged, against.contract, engine=against.engine, on_progress=on_progress
+    )
 
 
 def audit_task(
@@ -137,12 +135,13 @@ def audit_task(
 
     if ws is not None:
         return audit_stored_run(
-            ws, ref, against.judgments, against.contract,
+            ws, ref, against.judged.judgments, against.contract,
             engine=against.engine, on_progress=on_progress,
         )  # fmt: skip
     return audit_run_file(
-        ref, against.judgments, against.contract, engine=against.engine, on_progress=on_progress
-    )
+        ref, against.judged.judgments, against.contract,
+        engine=against.engine, on_progress=on_progress,
+    )  # fmt: skip
 
 
 def score_and_audit_task(
@@ -152,16 +151,15 @@ def score_and_audit_task(
     from judgepool.services.auditing import score_and_audit_run
 
     return score_and_audit_run(
-        ws, ref, against.judgments, against.qrels_digest, against.contract,
-        engine=against.engine, on_progress=on_progress,
-    )  # fmt: skip
+        ws, ref, against.judged, against.contract, engine=against.engine, on_progress=on_progress
+    )
 
 
 def _read_one(bundle: tuple[RunTask[T], Against], job: RunJob) -> T:
     """A worker's reading of one run: ``task`` of it, a stored run read through
     a connection of the worker's own to the workspace."""
     task, against = bundle
-    ws = _open_workspace(against.workspace) if job.stored else None
+    ws = _open_workspace(against.judged.workspace) if job.stored else None
     try:
         return task(against, job.ref, ws, no_stage)
     finally:

@@ -8,7 +8,7 @@ show as they are:
   ``reject`` policy refuses is kept in the board with the refusal's message, so
   one refused run never hides the others. Each run is scored by
   `judgepool.services.scoring.score_run` (fast engine), as ``judgepool score
-  --workspace`` does, on the same judgments (`workspace_judgments` under the
+  --workspace`` does, on the same judgments (`workspace_source` under the
   workspace's consensus rule).
 - `audit_workspace_run`: a run's audit report (`audit_stored_run`, as
   ``judgepool audit --workspace``), its score under the contract, and one
@@ -31,6 +31,7 @@ from judgepool.core.aggregate import group_by_query
 from judgepool.core.audit import AuditReport
 from judgepool.core.contract import Contract
 from judgepool.core.drilldown import Drilldown, drill_down_lists
+from judgepool.core.engines import Engine
 from judgepool.core.errors import DuplicatesRejected, PolicyError, UnjudgedRejected
 from judgepool.core.progress import StageCallback, no_stage
 from judgepool.core.query_audit import QueryAudit, audit_queries
@@ -38,6 +39,7 @@ from judgepool.core.scored_run import ScoredRun
 from judgepool.core.types import Evaluation, RunEntry
 from judgepool.services.auditing import score_and_audit_stored
 from judgepool.services.consensus import workspace_judgments
+from judgepool.services.judgments_source import JudgmentsSource, workspace_source
 from judgepool.services.scoring import audit_stored_run, run_names, score_run, stored_source
 from judgepool.store.runs import run_entries
 from judgepool.store.workspace import Workspace
@@ -93,10 +95,10 @@ class Scoreboard:
 
 
 def _score_stored(
-    ws: Workspace, name: str, judgments: dict[str, dict[str, int]], digest: str, contract: Contract
+    ws: Workspace, name: str, judged: JudgmentsSource, contract: Contract
 ) -> RunScore:
     try:
-        return RunScore(name, score_run(stored_source(ws, name), judgments, digest, contract))
+        return RunScore(name, score_run(stored_source(ws, name), judged, contract))
     except PolicyError as exc:
         return RunScore.refused(name, exc)
 
@@ -112,16 +114,17 @@ def score_workspace_runs(
     """Score the named runs (every stored run when None) against the workspace's
     judgments under ``rule`` (None: the workspace's default consensus)."""
     on_progress("reading judgments")
-    judgments, digest = workspace_judgments(ws, rule)
+    judged = workspace_source(ws, rule)
+    judgments = judged.judgments
     names = list(runs) if runs is not None else run_names(ws)
     scores: list[RunScore] = []
     for number, name in enumerate(names, start=1):
         on_progress(f"scoring {name} ({number}/{len(names)})")
-        scores.append(_score_stored(ws, name, judgments, digest, contract))
+        scores.append(_score_stored(ws, name, judged, contract))
     return Scoreboard(
         contract=contract,
         rule=rule,
-        qrels_digest=digest,
+        qrels_digest=judged.digest,
         judged_queries=len(judgments),
         judgments=sum(len(docs) for docs in judgments.values()),
         runs=tuple(scores),
@@ -151,7 +154,7 @@ def audit_workspace_run(
     contract: Contract,
     *,
     rule: str | None = None,
-    engine: str = "fast",
+    engine: Engine = "fast",
     on_progress: StageCallback = no_stage,
 ) -> RunAudit:
     """Audit a stored run against the workspace's judgments at the contract's k,
@@ -159,7 +162,8 @@ def audit_workspace_run(
     fast engine does both in one pass (`services.auditing`); ``reference``
     audits with the reference audit."""
     on_progress("reading judgments")
-    judgments, digest = workspace_judgments(ws, rule)
+    judged = workspace_source(ws, rule)
+    judgments, digest = judged.judgments, judged.digest
     if engine == "fast":
         audited = score_and_audit_stored(
             ws, name, judgments, digest, contract, on_progress=on_progress
@@ -183,7 +187,7 @@ def audit_workspace_run(
         entries = run_entries(ws, name)
         unknown_entries = group_by_query(e for e in entries if e.query_id in unknown)
     on_progress(f"scoring {name}")
-    score = _score_stored(ws, name, judgments, digest, contract)
+    score = _score_stored(ws, name, judged, contract)
     queries = audit_queries(
         report,
         judgments,

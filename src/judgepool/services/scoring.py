@@ -16,11 +16,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING
 
 from judgepool.core.aggregate import evaluate, group_by_query
 from judgepool.core.audit import AuditReport, audit_run
 from judgepool.core.contract import Contract
+from judgepool.core.engines import ENGINES, Engine
 from judgepool.core.errors import InputError
 from judgepool.core.progress import StageCallback, no_stage
 from judgepool.core.scored_run import ScoredRun
@@ -31,9 +32,8 @@ from judgepool.store.open_files import refuse_workspace_file
 if TYPE_CHECKING:
     from judgepool.core.bounds import TopK
     from judgepool.formats.fast_run import RunColumns
+    from judgepool.services.judgments_source import JudgmentsSource
     from judgepool.store.workspace import Workspace
-
-ENGINES: Final = ("fast", "reference")
 
 
 @dataclass(frozen=True)
@@ -78,11 +78,10 @@ def stored_source(ws: Workspace, name: str) -> RunSource:
 
 def score_run(
     source: RunSource,
-    judgments: Judgments,
-    qrels_digest: str,
+    judged: JudgmentsSource,
     contract: Contract,
     *,
-    engine: str = "fast",
+    engine: Engine = "fast",
     on_progress: StageCallback = no_stage,
 ) -> ScoredRun:
     """Read and score one run with ``engine``.
@@ -92,38 +91,36 @@ def score_run(
     hold it to the reference) and is the one for large runs. A run without
     a line is refused: it would score 0 (or nothing) without a word.
     """
-    scored, _ = _score(source, judgments, qrels_digest, contract, engine, on_progress, False)
+    scored, _ = _score(source, judged, contract, engine, on_progress, False)
     return scored
 
 
 def score_run_with_tops(
     source: RunSource,
-    judgments: Judgments,
-    qrels_digest: str,
+    judged: JudgmentsSource,
     contract: Contract,
     *,
-    engine: str = "fast",
+    engine: Engine = "fast",
     on_progress: StageCallback = no_stage,
 ) -> tuple[ScoredRun, dict[str, TopK]]:
     """`score_run`, and the run's top k of every judged query it returned
     (`judgepool.core.bounds.TopK`: what ``compare`` and ``holes`` read). Both
     engines give the same lists."""
-    scored, tops = _score(source, judgments, qrels_digest, contract, engine, on_progress, True)
+    scored, tops = _score(source, judged, contract, engine, on_progress, True)
     assert tops is not None
     return scored, tops
 
 
 def _score(
     source: RunSource,
-    judgments: Judgments,
-    qrels_digest: str,
+    judged: JudgmentsSource,
     contract: Contract,
-    engine: str,
+    engine: Engine,
     on_progress: StageCallback,
     with_tops: bool,
 ) -> tuple[ScoredRun, dict[str, TopK] | None]:
     """The one place that picks the engine."""
-    name = source.name
+    name, judgments = source.name, judged.judgments
     _check_engine(engine)
     on_progress(f"reading {name}")
     tops: dict[str, TopK] | None = None
@@ -157,10 +154,10 @@ def _score(
             from judgepool.core.top_k import reference_tops
 
             tops = reference_tops(grouped, judgments, contract)
-    return ScoredRun(name, evaluation, qrels_digest, digest, engine), tops
+    return ScoredRun(name, evaluation, judged.digest, digest, engine), tops
 
 
-def _check_engine(engine: str) -> None:
+def _check_engine(engine: Engine) -> None:
     if engine not in ENGINES:
         raise ValueError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
 
@@ -182,7 +179,7 @@ def audit_run_file(
     judgments: Judgments,
     contract: Contract,
     *,
-    engine: str = "fast",
+    engine: Engine = "fast",
     on_progress: StageCallback = no_stage,
 ) -> AuditReport:
     """Audit one run file, reading past bad lines to list them all, with
@@ -214,7 +211,7 @@ def audit_stored_run(
     judgments: Judgments,
     contract: Contract,
     *,
-    engine: str = "fast",
+    engine: Engine = "fast",
     on_progress: StageCallback = no_stage,
 ) -> AuditReport:
     """Audit a run stored in a workspace with ``engine`` (an import refuses

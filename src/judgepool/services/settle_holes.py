@@ -10,7 +10,7 @@ first of them.
 from __future__ import annotations
 
 from judgepool.core.errors import InputError
-from judgepool.services.consensus import workspace_judgments
+from judgepool.services.judgments_source import workspace_source
 from judgepool.services.scoring import run_names, stored_source
 from judgepool.services.verdicts import HoleListing, list_holes, verdict_contract
 from judgepool.store.workspace import Workspace
@@ -25,7 +25,7 @@ def workspace_settle_order(ws: Workspace, *, limit: int | None = None) -> HoleLi
             "(judgepool import WS run FILE)",
             str(ws.path),
         )
-    judgments, digest = workspace_judgments(ws)
+    judged = workspace_source(ws)
     contract, _ = verdict_contract(ws.default_contract())
     sources = [stored_source(ws, name) for name in names]
-    return list_holes(sources, judgments, digest, contract, order="settle", limit=limit)
+    return list_holes(sources, judged, contract, order="settle", limit=limit)

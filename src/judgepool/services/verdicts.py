@@ -20,20 +20,21 @@ import itertools
 import json
 import time
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Final, Literal
 
 from judgepool.core.bounds import TopK
 from judgepool.core.comparison_size import check_comparison_size
 from judgepool.core.contract import Contract
+from judgepool.core.engines import Engine
 from judgepool.core.errors import ContractError
 from judgepool.core.progress import StageCallback, no_stage
 from judgepool.core.scored_run import ScoredRun
 from judgepool.core.settle import Hole, SettleState, depth_order
 from judgepool.core.significance import Correction
-from judgepool.core.types import Judgments
 from judgepool.core.verdict_words import sentence_of
 from judgepool.core.verdicts import ComparisonReport, RunInput, compare, population
+from judgepool.services.judgments_source import JudgmentsSource
 from judgepool.services.scoring import RunSource, score_run_with_tops
 
 HoleOrder = Literal["settle", "depth"]
@@ -184,10 +185,9 @@ def check_names(names: Sequence[str], least: int, command: str) -> None:
 
 def read_runs(
     sources: Sequence[RunSource],
-    judgments: Judgments,
-    qrels_digest: str,
+    judged: JudgmentsSource,
     contract: Contract,
-    engine: str,
+    engine: Engine,
     on_progress: StageCallback,
 ) -> list[tuple[ScoredRun, dict[str, TopK]]]:
     """Every run scored, with its top k per judged query."""
@@ -199,17 +199,14 @@ def read_runs(
             on_progress(prefix + stage)
 
         results.append(
-            score_run_with_tops(
-                source, judgments, qrels_digest, contract, engine=engine, on_progress=report
-            )
+            score_run_with_tops(source, judged, contract, engine=engine, on_progress=report)
         )
     return results
 
 
 def compare_runs(
     sources: Sequence[RunSource],
-    judgments: Judgments,
-    qrels_digest: str,
+    judged: JudgmentsSource,
     contract: Contract,
     *,
     baseline: str | None = None,
@@ -217,13 +214,14 @@ def compare_runs(
     permutations: int = 10_000,
     bootstrap: int = 10_000,
     seed: int = 0,
-    engine: str = "fast",
+    engine: Engine = "fast",
     on_progress: StageCallback = no_stage,
 ) -> ComparedRuns:
     """Compare the runs of ``sources`` (two or more, distinct names): every
     pair, or every run with ``baseline``. A comparison whose estimate passes
     the limit is refused before any run is read
     (`judgepool.core.comparison_size`)."""
+    judgments = judged.judgments
     names = [source.name for source in sources]
     check_names(names, 2, "compare")
     # counted before a run is read or the pairs are listed (50 M pairs are
@@ -234,7 +232,7 @@ def compare_runs(
     )  # fmt: skip
     pairs = comparison_pairs(names, baseline)
     started = time.perf_counter()
-    scored = read_runs(sources, judgments, qrels_digest, contract, engine, on_progress)
+    scored = read_runs(sources, judged, contract, engine, on_progress)
     read_done = time.perf_counter()
     on_progress("comparing")
     inputs = [RunInput(run.run, run.evaluation, top) for run, top in scored]
@@ -250,7 +248,7 @@ def compare_runs(
     )
     timings = {"scoring": read_done - started, "comparing": time.perf_counter() - read_done}
     digests = tuple(run.run_digest for run, _ in scored)
-    return ComparedRuns(report, qrels_digest, digests, timings)
+    return ComparedRuns(report, judged.digest, digests, timings)
 
 
 @dataclass(frozen=True)
@@ -295,13 +293,12 @@ def listing_contract(contract: Contract) -> Contract:
 
 def list_holes(
     sources: Sequence[RunSource],
-    judgments: Judgments,
-    qrels_digest: str,
+    judged: JudgmentsSource,
     contract: Contract,
     *,
     order: HoleOrder = "settle",
     limit: int | None = None,
-    engine: str = "fast",
+    engine: Engine = "fast",
     unjudged_queries: Collection[str] = (),
     on_progress: StageCallback = no_stage,
 ) -> HoleListing:
@@ -319,10 +316,12 @@ def list_holes(
     names = [source.name for source in sources]
     check_names(names, 1, "holes")
     contract = listing_contract(contract)
+    judgments = judged.judgments
     fresh = sorted(set(unjudged_queries) - judgments.keys())
     if fresh:
         judgments = {**judgments, **{query: {} for query in fresh}}
-    scored = read_runs(sources, judgments, qrels_digest, contract, engine, on_progress)
+        judged = replace(judged, judgments=judgments)
+    scored = read_runs(sources, judged, contract, engine, on_progress)
     on_progress("finding the holes")
     inputs = [RunInput(run.run, run.evaluation, top) for run, top in scored]
     queries = _listed_queries(inputs, fresh, contract)

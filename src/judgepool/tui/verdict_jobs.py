@@ -25,7 +25,7 @@ from judgepool.core.progress import StageCallback, no_stage
 from judgepool.core.settle import Hole, SettleState
 from judgepool.core.verdicts import RunInput, population
 from judgepool.services.assignments import assigned_items
-from judgepool.services.consensus import workspace_judgments
+from judgepool.services.judgments_source import workspace_source
 from judgepool.services.scoring import run_names, stored_source
 from judgepool.services.verdicts import REJECT_NOTE as REJECT_NOTE
 from judgepool.services.verdicts import ComparedRuns, compare_runs, read_runs
@@ -45,11 +45,11 @@ def compare_workspace(
     if len(names) < 2:
         return None
     on_progress("reading judgments")
-    judgments, digest = workspace_judgments(ws)
+    judged = workspace_source(ws)
     sources = [stored_source(ws, name) for name in names]
     contract, _ = verdict_contract(contract)
     return compare_runs(
-        sources, judgments, digest, contract, permutations=PERMUTATIONS, on_progress=on_progress
+        sources, judged, contract, permutations=PERMUTATIONS, on_progress=on_progress
     )
 
 
@@ -100,10 +100,10 @@ class SettleQueue:
         if not names:
             raise ContractError("the workspace has no runs: import runs to compare first")
         on_progress("reading judgments")
-        judgments, digest = workspace_judgments(ws)
+        judged = workspace_source(ws)
         sources = [stored_source(ws, name) for name in names]
         contract, _ = verdict_contract(contract)
-        scored = read_runs(sources, judgments, digest, contract, "fast", on_progress)
+        scored = read_runs(sources, judged, contract, "fast", on_progress)
         on_progress("finding the holes")
         inputs = [RunInput(run.run, run.evaluation, top) for run, top in scored]
         queries, _ = population(inputs)
@@ -111,7 +111,7 @@ class SettleQueue:
         pairs = list(itertools.combinations(range(len(names)), 2))
         within = None if annotator is None else assigned_items(ws, annotator)
         return cls(
-            SettleState(names, tops, judgments, contract, queries, pairs),
+            SettleState(names, tops, judged.judgments, contract, queries, pairs),
             None if within is None else frozenset(within),
         )
 

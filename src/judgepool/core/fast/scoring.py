@@ -4,8 +4,9 @@ the reference, query by query)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import assert_never
+from typing import Any, assert_never
 
 import numpy as np
 
@@ -24,7 +25,23 @@ from judgepool.core.fast.judged import (
 from judgepool.core.fast.measures import Cutoff, ideal, normalised, sum_in_order
 from judgepool.core.fast.ties import final_ties, tie_range
 from judgepool.core.fast.unjudged import Scenario, scenarios, unjudged_entries, unjudged_in_top
-from judgepool.core.types import Judgments, QueryResult
+from judgepool.core.measures import (
+    CANDIDATE_NDCG,
+    DCG,
+    DUPLICATES,
+    EXCLUDED,
+    IDCG,
+    JUDGED_AT_K,
+    MISSING,
+    NDCG,
+    PRECISION,
+    RECALL,
+    RETURNED,
+    RR,
+    UNJUDGED_AT_K,
+    ZERO_IDCG,
+)
+from judgepool.core.types import Judgments, QueryResult, query_results
 
 
 @dataclass(frozen=True, eq=False)
@@ -141,66 +158,29 @@ def _records(
     empty = sizes.final[at] == 0
     lows = [scenario.get(index, (None, None))[0] for index in judged_segments]
     highs = [scenario.get(index, (None, None))[1] for index in judged_segments]
-    return {
-        query_id: QueryResult(
-            query_id=query_id,
-            ndcg=ndcg_value,
-            dcg=dcg_value,
-            idcg=idcg_value,
-            candidate_ndcg=candidate_value,
-            returned=returned_value,
-            judged_at_k=share,
-            unjudged_at_k=unjudged,
-            duplicates=duplicates,
-            zero_idcg=zero,
-            excluded=ndcg_value is None,
-            missing=False,
-            recall=None if total_value == 0 else recall_value,
-            precision=precision_value,
-            rr=rr_value,
-            ndcg_tie_min=tie_low,
-            ndcg_tie_max=tie_high,
-            ndcg_if_unjudged_irrelevant=low,
-            ndcg_if_unjudged_max=high,
-        )
-        for (
-            query_id,
-            ndcg_value,
-            dcg_value,
-            idcg_value,
-            candidate_value,
-            returned_value,
-            share,
-            unjudged,
-            duplicates,
-            zero,
-            total_value,
-            recall_value,
-            precision_value,
-            rr_value,
-            tie_low,
-            tie_high,
-            low,
-            high,
-        ) in zip(
-            [matched.layout.query_ids[index] for index in judged_segments],
-            ndcg,
-            dcg.tolist(),
-            idcg.tolist(),
-            normalised(dcg, candidate_idcg, policy),
-            returned.tolist(),
-            judged_share,
-            sizes.unjudged_in_top[at].tolist(),
-            matched.duplicates.per_segment[at].tolist(),
-            (idcg == 0).tolist(),
-            total.tolist(),
-            recall,
-            precision,
-            reciprocal_rank,
-            normalised(np.where(empty, 0.0, sums.tie_min[at]), idcg, policy),
-            normalised(np.where(empty, 0.0, sums.tie_max[at]), idcg, policy),
-            lows,
-            highs,
-            strict=True,
-        )
+    # one column per field of the record, by name: none can land in another's place
+    columns: dict[str, Sequence[Any]] = {
+        "query_id": [matched.layout.query_ids[index] for index in judged_segments],
+        NDCG.field: ndcg,
+        DCG.field: dcg.tolist(),
+        IDCG.field: idcg.tolist(),
+        CANDIDATE_NDCG.field: normalised(dcg, candidate_idcg, policy),
+        RETURNED.field: returned.tolist(),
+        JUDGED_AT_K.field: judged_share,
+        UNJUDGED_AT_K.field: sizes.unjudged_in_top[at].tolist(),
+        DUPLICATES.field: matched.duplicates.per_segment[at].tolist(),
+        ZERO_IDCG.field: (idcg == 0).tolist(),
+        EXCLUDED.field: [value is None for value in ndcg],
+        MISSING.field: [False] * len(judged_segments),
+        RECALL.field: [
+            None if total_value == 0 else value
+            for total_value, value in zip(total.tolist(), recall, strict=True)
+        ],
+        PRECISION.field: precision,
+        RR.field: reciprocal_rank,
+        "ndcg_tie_min": normalised(np.where(empty, 0.0, sums.tie_min[at]), idcg, policy),
+        "ndcg_tie_max": normalised(np.where(empty, 0.0, sums.tie_max[at]), idcg, policy),
+        "ndcg_if_unjudged_irrelevant": lows,
+        "ndcg_if_unjudged_max": highs,
     }
+    return {record.query_id: record for record in query_results(columns)}

@@ -20,6 +20,7 @@ from textual.screen import ModalScreen
 from textual.widgets import DataTable, Footer, Static
 
 from judgepool.core.comparison import Comparison, compare_runs
+from judgepool.core.measures import NDCG
 from judgepool.core.roles import Reach
 from judgepool.core.scored_run import ScoredRun
 from judgepool.display import literal
@@ -35,7 +36,7 @@ def comparison_heading(comparison: Comparison, k: int) -> Text:
     text.append(literal(comparison.run_a), style="bold")
     text.append("  vs  B ", style="dim")
     text.append(literal(comparison.run_b), style="bold")
-    text.append(f"   nDCG@{k} per query\n")
+    text.append(f"   {NDCG.label(k)} per query\n")
     text.append("A wins ", style="dim")
     text.append(str(comparison.wins), style="bold green")
     text.append("  ties ", style="dim")
@@ -112,8 +113,8 @@ class ComparisonScreen(ModalScreen[None]):
             (key, Text(label, style="bold"))
             for key, label in (
                 ("query", "query"),
-                ("a", f"A nDCG@{k}"),
-                ("b", f"B nDCG@{k}"),
+                ("a", f"A {NDCG.label(k)}"),
+                ("b", f"B {NDCG.label(k)}"),
                 ("difference", "A − B"),
                 ("outcome", "A"),
             )

@@ -23,6 +23,16 @@ from textual.screen import ModalScreen
 from textual.widgets import DataTable, Footer, Static
 
 from judgepool.core.drilldown import Drilldown, RankedRow
+from judgepool.core.measures import (
+    CANDIDATE_NDCG,
+    DCG,
+    IDCG,
+    JUDGED_AT_K,
+    NDCG,
+    RETURNED,
+    UNJUDGED_AT_K,
+    ZERO_IDCG,
+)
 from judgepool.core.roles import Reach
 from judgepool.display import literal, shown_id
 from judgepool.tui.widgets.score_contract import contract_text
@@ -43,23 +53,24 @@ def record_text(drilldown: Drilldown) -> Text:
     text.append("   run ", style="dim")
     text.append(literal(drilldown.run), style="bold")
     text.append("\n")
+    # the cutoff named where the record's line has room for it
     values = [
-        (f"nDCG@{k}", _fmt(result.ndcg)),
-        ("DCG", _fmt(result.dcg)),
-        ("IDCG", _fmt(result.idcg)),
-        ("candidate-only", _fmt(result.candidate_ndcg)),
-        (f"judged@{k}", _fmt(result.judged_at_k)),
-        (f"unjudged@{k}", str(result.unjudged_at_k)),
-        ("returned", str(result.returned)),
+        (NDCG.label(k), NDCG),
+        (DCG.name, DCG),
+        (IDCG.name, IDCG),
+        (CANDIDATE_NDCG.name, CANDIDATE_NDCG),
+        (JUDGED_AT_K.label(k), JUDGED_AT_K),
+        (UNJUDGED_AT_K.label(k), UNJUDGED_AT_K),
+        (RETURNED.name, RETURNED),
     ]
-    for index, (name, value) in enumerate(values):
+    for index, (name, measure) in enumerate(values):
         if index:
             text.append("  ")
         text.append(f"{name} ", style="dim")
-        text.append(value, style="bold cyan")
+        text.append(measure.shown(getattr(result, measure.field)), style="bold cyan")
     flags = []
     if result.zero_idcg:
-        flags.append("zero-IDCG")
+        flags.append(ZERO_IDCG.name)
     if result.missing:
         flags.append("missing from the run")
     if result.excluded:

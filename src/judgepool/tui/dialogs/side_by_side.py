@@ -29,6 +29,7 @@ from textual.widgets import DataTable, Footer, Static
 from judgepool.core.contract import Contract
 from judgepool.core.drilldown import Drilldown
 from judgepool.core.errors import JudgepoolError
+from judgepool.core.measures import NDCG
 from judgepool.core.roles import Reach
 from judgepool.display import literal, shown_id
 from judgepool.services import app_queries
@@ -158,7 +159,7 @@ class SideBySideScreen(ModalScreen[None]):
         heading.append(shown_id(self.query_id), style="bold")
         heading.append("  ")
         heading.append_text(highlight(label_text(lists.text), self.terms))
-        heading.append(f"\nnDCG@{k}  A ", style="dim")
+        heading.append(f"\n{NDCG.label(k)}  A ", style="dim")
         heading.append_text(number(lists.a.result.ndcg, style="bold"))
         heading.append("   B ", style="dim")
         heading.append_text(number(lists.b.result.ndcg, style="bold"))

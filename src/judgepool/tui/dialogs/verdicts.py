@@ -35,6 +35,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Footer, Static
 
+from judgepool.core.measures import NDCG, UNJUDGED_AT_K
 from judgepool.core.roles import Reach
 from judgepool.core.verdicts import PairStats
 from judgepool.display import literal
@@ -283,10 +284,10 @@ class VerdictsScreen(ModalScreen[None]):
                 (key, Text(label, style="bold"))
                 for key, label in (
                     ("run", "run"),
-                    ("ndcg", f"nDCG@{k}"),
+                    ("ndcg", NDCG.label(k)),
                     ("ci", "95 % interval"),
                     ("bounds", "bounds under the holes"),
-                    ("unjudged", f"unjudged@{k}"),
+                    ("unjudged", UNJUDGED_AT_K.label(k)),
                 )
             ],
             [

@@ -25,6 +25,7 @@ from textual.binding import Binding, BindingType
 from textual.widgets import DataTable, Static
 
 from judgepool.core.audit import FINDING_KINDS, AuditReport
+from judgepool.core.measures import CANDIDATE_NDCG, JUDGED_AT_K, NDCG, POOLED_NDCG, UNJUDGED_AT_K
 from judgepool.core.query_audit import QueryAudit
 from judgepool.display import literal
 from judgepool.services.review import RunAudit
@@ -48,7 +49,7 @@ def summary_text(audit: RunAudit) -> Text:
     text.append(literal(audit.run), style="bold")
     text.append(f"   {report.lines} lines, {report.queries} queries", style="dim")
     text.append("\ncoverage ", style="dim")
-    text.append(f"judged@{k} {_fmt(report.coverage.judged_at_k)}", style="bold cyan")
+    text.append(f"{JUDGED_AT_K.label(k)} {_fmt(report.coverage.judged_at_k)}", style="bold cyan")
     text.append(f"   unjudged in top {k}: ", style="dim")
     unjudged = report.coverage.unjudged_at_k
     text.append(str(unjudged), style="bold red" if unjudged else "bold green")
@@ -59,8 +60,11 @@ def summary_text(audit: RunAudit) -> Text:
         text.append(literal(audit.score.reason or "refused"), style="red")
     else:
         s = evaluation.summary
-        text.append(f"nDCG@{k} {_fmt(s.ndcg)}", style="bold cyan")
-        text.append(f"  pooled {_fmt(s.ndcg_pooled)}  candidate-only {_fmt(s.candidate_ndcg)}")
+        text.append(f"{NDCG.label(k)} {_fmt(s.ndcg)}", style="bold cyan")
+        text.append(
+            f"  {POOLED_NDCG.name} {_fmt(s.ndcg_pooled)}  "
+            f"{CANDIDATE_NDCG.name} {_fmt(s.candidate_ndcg)}"
+        )
     text.append("\nfindings ", style="dim")
     findings = report.findings
     for index, kind in enumerate(FINDING_KINDS):
@@ -122,14 +126,14 @@ class AuditQueryTable(DataTable[Text]):
             for key, label in (
                 ("query", "query"),
                 ("status", "status"),
-                ("judged", f"judged@{k}"),
-                ("holes", f"unjudged@{k}"),
+                ("judged", JUDGED_AT_K.label(k)),
+                ("holes", UNJUDGED_AT_K.label(k)),
                 ("duplicates", "duplicates"),
                 ("ties", "ties"),
                 ("rank", "rank≠score"),
                 ("short", f"short (<{k})"),
                 ("zero", "zero-IDCG"),
-                ("ndcg", f"nDCG@{k}"),
+                ("ndcg", NDCG.label(k)),
             )
         ]
         fill_table(self, columns, [(q.query_id, query_cells(q)) for q in audit.queries])

@@ -18,6 +18,7 @@ from rich.text import Text
 from textual import events
 from textual.widgets import DataTable, Static
 
+from judgepool.core.measures import NDCG
 from judgepool.core.verdict_words import sentence_of
 from judgepool.core.verdicts import PairStats
 from judgepool.display import literal
@@ -120,7 +121,7 @@ class PairVerdicts(DataTable[Text]):
         columns = [
             ("a", Text("run A", style="bold")),
             ("b", Text("run B", style="bold")),
-            ("diff", Text(f"A − B nDCG@{k}", style="bold")),
+            ("diff", Text(f"A − B {NDCG.label(k)}", style="bold")),
             ("bounds", Text("bounds under the holes", style="bold")),
             ("verdict", Text("verdict", style="bold")),
             ("holes", Text("holes", style="bold")),

@@ -13,6 +13,7 @@ from rich.text import Text
 from textual.widgets import Static
 
 from judgepool.core.histogram import Histogram, ndcg_histogram
+from judgepool.core.measures import NDCG
 from judgepool.display import literal
 
 BAR_WIDTH = 20
@@ -46,7 +47,7 @@ class NdcgHistogram(Static):
     """
 
     def show(self, values: Iterable[float | None], k: int, run: str | None = None) -> None:
-        title = f"nDCG@{k} per query"
+        title = f"{NDCG.label(k)} per query"
         shown = histogram_text(ndcg_histogram(values), title)
         if run is not None:
             # the run's name is data: appended as plain text, never as markup

@@ -12,25 +12,36 @@ from __future__ import annotations
 from rich.text import Text
 from textual.widgets import DataTable
 
+from judgepool.core.measures import (
+    CANDIDATE_NDCG,
+    EXCLUDED,
+    JUDGED_AT_K,
+    MISSING,
+    NDCG,
+    POOLED_NDCG,
+    QUERIES,
+    SCORED,
+    UNJUDGED_AT_K,
+    UNKNOWN,
+    ZERO_IDCG,
+)
 from judgepool.services.review import RunScore, Scoreboard
 from judgepool.tui.widgets.score_format import count, data, fill_table, number, plain
 
+# the counts of queries, between the means and the unjudged documents
+COUNTS = (QUERIES, SCORED, ZERO_IDCG, EXCLUDED, MISSING, UNKNOWN)
+
 
 def summary_columns(k: int) -> list[tuple[str, str]]:
-    """(key, label) of every column, labels naming the cutoff."""
+    """(key, label) of every column, labels naming the cutoff (`judgepool.core.measures`)."""
     return [
         ("run", "run"),
-        ("ndcg", f"nDCG@{k} (mean)"),
-        ("pooled", f"pooled@{k}"),
-        ("candidate", f"candidate-only@{k}"),
-        ("judged", f"judged@{k}"),
-        ("queries", "queries"),
-        ("scored", "scored"),
-        ("zero_idcg", "zero-IDCG"),
-        ("excluded", "excluded"),
-        ("missing", "missing"),
-        ("unknown", "unknown"),
-        ("unjudged", f"unjudged@{k}"),
+        ("ndcg", f"{NDCG.label(k)} (mean)"),
+        ("pooled", POOLED_NDCG.label(k)),
+        ("candidate", CANDIDATE_NDCG.label(k)),
+        ("judged", JUDGED_AT_K.label(k)),
+        *((measure.field, measure.label(k)) for measure in COUNTS),
+        ("unjudged", UNJUDGED_AT_K.label(k)),
         ("note", "note"),
     ]
 

@@ -15,20 +15,19 @@ from typing import Final
 from rich.text import Text
 from textual.widgets import DataTable
 
+from judgepool.core.measures import CANDIDATE_NDCG, DCG, IDCG, JUDGED_AT_K, NDCG, ZERO_IDCG
 from judgepool.core.result_order import SORT_KEYS, inflation, sort_results
 from judgepool.core.types import Evaluation, QueryResult
 from judgepool.tui.widgets.score_format import data, fill_table, flag, number, signed
 
-# Every sortable column: the key of `SORT_KEYS` and its label (k filled in).
+# Every sortable column: the key of `SORT_KEYS` (the record's field) and its
+# label, ``{k}`` for the cutoff (`judgepool.core.measures`).
 COLUMNS: Final[tuple[tuple[str, str], ...]] = (
     ("query", "query"),
-    ("ndcg", "nDCG@{k}"),
-    ("dcg", "DCG@{k}"),
-    ("idcg", "IDCG@{k}"),
-    ("candidate_ndcg", "candidate-only@{k}"),
+    *((measure.field, measure.template) for measure in (NDCG, DCG, IDCG, CANDIDATE_NDCG)),
     ("inflation", "inflation"),
-    ("judged_at_k", "judged@{k}"),
-    ("zero_idcg", "zero-IDCG"),
+    (JUDGED_AT_K.field, JUDGED_AT_K.template),
+    (ZERO_IDCG.field, ZERO_IDCG.template),
 )
 NOTE_COLUMN: Final = "note"
 
@@ -50,7 +49,7 @@ def row_cells(result: QueryResult) -> list[Text]:
         number(result.candidate_ndcg, style="italic"),
         signed(inflation(result)),
         number(result.judged_at_k),
-        flag(result.zero_idcg, "zero-IDCG"),
+        flag(result.zero_idcg, ZERO_IDCG.name),
         Text(", ".join(notes), style="dim"),
     ]
 
