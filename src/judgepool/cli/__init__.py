@@ -6,6 +6,23 @@ exit codes (0 fine, 1 a policy or ``--fail-on`` refused, 2 bad usage or input),
 so that no traceback ever reaches a user. Failures that are not judgepool's
 own (a damaged or full workspace, a full disk, memory) are described by
 `judgepool.cli.failures`; every message reaches the terminal literally.
+
+The commands, a module per group (imported only when its command runs):
+`score` (``score`` and ``audit``), `compare`, `holes`, `workspace` (``init``,
+``import``, ``judge``, ``pool``, ``export``), `workspace_reports`
+(``evaluations``, ``disagreements``), `team` (``assign``, ``progress``,
+``undo``, ``settings``), `agreement`, `annotators`, `serve`, `app` (``demo``
+and ``tui``).
+
+What they share: `score_inputs` (the runs and judgments a scoring command
+starts from, read once), `contract_options` (the contract's parameters as
+options), `params` and `workspace_args` (option types on judgepool's one
+grammar), `render` and `verdict_render` (tables and trec_eval lines; a
+comparison for people and papers), `run_labels` (``compare --label``),
+`output_file` (``-o FILE`` written safely), `progress` and `import_progress`
+(progress on a terminal, silence when piped), `failures` (messages for
+failures that are not judgepool's own) and `lazy` (modules imported on first
+use).
 """
 
 from __future__ import annotations
