@@ -23,7 +23,7 @@ it through the protocols of `judgepool.tui.hosts` and never import this module:
 - ``app.queue_for_grading(query_id, doc_id)`` shows that document on the grade
   screen at once; after it is graded, grading returns to where it was.
   ``app.queue_holes(holes)`` does the same for a run's holes in order: after
-  each is judged the next comes (`judgepool.tui.screens.grade_holes`).
+  each is judged the next comes (`judgepool.tui.screens.grade.holes`).
 - ``app.judge_document(query_id, doc_id, grade)`` grades a document from
   another screen than the grade screen (the comparison's side-by-side lists):
   written as the grade screen writes, taken into its plan, announced.

@@ -15,7 +15,7 @@ from textual.screen import Screen
 from judgepool.tui.widgets.grading_panels import DocumentView, QueryPanel
 
 if TYPE_CHECKING:
-    from judgepool.tui.screens.grade_parts import GradeScreenParts
+    from judgepool.tui.screens.grade.parts import GradeScreenParts
 
 
 class RawTextToggle(Screen[None]):

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 from textual.screen import Screen
 
 if TYPE_CHECKING:
-    from judgepool.tui.screens.grade_parts import GradeScreenParts
+    from judgepool.tui.screens.grade.parts import GradeScreenParts
 
 Item = tuple[str, str]
 

@@ -53,12 +53,12 @@ from judgepool.tui.dialogs.note import NoteDialog
 from judgepool.tui.dialogs.own_items import OwnItemsDialog
 from judgepool.tui.grading import GradingSession
 from judgepool.tui.hosts import GradingHost, grading_host
-from judgepool.tui.screens.grade_holes import HoleLoop
-from judgepool.tui.screens.grade_keys import GRADE_BINDINGS
-from judgepool.tui.screens.grade_reading import RawTextToggle
-from judgepool.tui.screens.grade_search import SearchAndJudge
-from judgepool.tui.screens.grade_team import GradeTeamActions, undo_line
-from judgepool.tui.widgets.grade_status import (
+from judgepool.tui.screens.grade.holes import HoleLoop
+from judgepool.tui.screens.grade.keys import GRADE_BINDINGS
+from judgepool.tui.screens.grade.reading import RawTextToggle
+from judgepool.tui.screens.grade.search import SearchAndJudge
+from judgepool.tui.screens.grade.goto import GradeTeamActions, undo_line
+from judgepool.tui.screens.grade.status import (
     SETTLE_HINT,
     SessionTally,
     StatusLine,

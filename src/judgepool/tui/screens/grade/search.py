@@ -19,7 +19,7 @@ from judgepool.services.workspace import StorageError
 from judgepool.tui.dialogs.search import Found, SearchDialog
 
 if TYPE_CHECKING:
-    from judgepool.tui.screens.grade_parts import GradeScreenParts
+    from judgepool.tui.screens.grade.parts import GradeScreenParts
 
 
 class SearchAndJudge(Screen[None]):
