@@ -32,6 +32,7 @@ from judgepool.core.errors import JudgepoolError
 from judgepool.core.roles import Reach
 from judgepool.display import literal, shown_id
 from judgepool.services import app_queries
+from judgepool.services.judging import on_scale
 from judgepool.services.review import drill_down
 from judgepool.services.workspace import StorageError, Workspace
 from judgepool.tui.dialogs.screen_keys import SCREEN_KEYS
@@ -235,7 +236,8 @@ class SideBySideScreen(ModalScreen[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "grade":  # only the workspace's grades, in the footer too
-            return parameters[0] in grading_host(self.app).ws.scale
+            grade = parameters[0]
+            return isinstance(grade, int) and on_scale(grading_host(self.app).ws, grade)
         return True
 
     def action_grade(self, grade: int) -> None:

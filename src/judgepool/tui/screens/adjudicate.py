@@ -42,6 +42,7 @@ from judgepool.core.roles import Reach
 from judgepool.services import app_queries
 from judgepool.services.adjudication import adjudicate, adjudication_queue
 from judgepool.services.disagreements import ListedDisagreement
+from judgepool.services.judging import on_scale
 from judgepool.services.text_parts import PartWhere
 from judgepool.services.workspace import StorageError
 from judgepool.tui.dialogs.note import NoteDialog
@@ -233,8 +234,9 @@ class AdjudicateScreen(Screen[None]):
     # -- actions -----------------------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "settle":
-            return parameters[0] in grading_host(self.app).ws.scale
+        if action == "settle":  # only the workspace's grades, in the footer too
+            grade = parameters[0]
+            return isinstance(grade, int) and on_scale(grading_host(self.app).ws, grade)
         if action in ("read", "part"):  # in the footer when there is more to read
             return bool(self.query("#adjudicate-document").filter(".-pageable"))
         return True

@@ -1,8 +1,4 @@
-"""Documents sent to the grade screen, and the audit-to-grading loop.
-
-`HoleLoop.queue_document` shows one document now (the app's
-``queue_for_grading``, and the annotator's own list of items to go back
-to); after it is graded, grading returns to where the annotator was.
+"""Holes sent to the grade screen from the audit, graded one after another.
 
 The audit sends a hole (an unjudged document of a run's top k) to grading
 with every other hole of the run, in order: the same query's first, by rank,
@@ -12,72 +8,60 @@ annotator grades (or marks unsure) the hole on screen, the next hole not yet
 judged by them comes, until none is left; then grading returns to where the
 annotator was. Moving elsewhere by hand leaves the holes queued: grading the
 next queued hole picks the loop up again.
+
+`HoleQueue` keeps the queue and says what comes next; the grade screen
+(`judgepool.tui.screens.grade.screen`) shows it. A single document sent to
+grading (the app's ``queue_for_grading``, the annotator's own items) is shown
+at once and queues nothing.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Final
 
-from textual.screen import Screen
-
-if TYPE_CHECKING:
-    from judgepool.tui.screens.grade.parts import GradeScreenParts
+from judgepool.tui.screens.grade.status import Words
 
 Item = tuple[str, str]
 
+SENT: Final = "sent here for grading: "
+ALL_JUDGED: Final[Words] = ("every hole sent from the audit is judged", "bold green")
 
-class HoleLoop(Screen[None]):
-    """Holes sent from the audit, graded one after another."""
 
-    holes: tuple[Item, ...] = ()
+def left(count: int) -> Words:
+    """How many holes are left to judge, as the status line says it."""
+    return f" · {count} hole{'s' if count != 1 else ''} left to judge", "dim"
+
+
+@dataclass(frozen=True)
+class AfterHole:
+    """What follows the judgment of a queued hole: the next hole to show (None:
+    every one is judged) and what the status line says of it."""
+
+    next: Item | None
+    words: tuple[Words, ...]
+
+
+class HoleQueue:
     """The holes queued, the one on screen first."""
 
-    def queue_document(
-        self: GradeScreenParts, query_id: str, doc_id: str, said: str = "sent here for grading: "
-    ) -> None:
-        """Show ``doc_id`` of ``query_id`` now, saying ``said`` and its ID."""
-        self._bring(query_id, doc_id)
-        self._say((said, "bold"), (doc_id, ""))
-        self._show()
+    def __init__(self) -> None:
+        self.holes: tuple[Item, ...] = ()
 
-    def queue_holes(self: GradeScreenParts, holes: Sequence[Item]) -> None:
-        """Show the first of ``holes`` now and queue the rest."""
-        if not holes:
-            return
+    def send(self, holes: Sequence[Item]) -> tuple[Words, ...]:
+        """Queue ``holes`` (not empty), the first to be shown now; what to say of it."""
         self.holes = tuple(holes)
-        query_id, doc_id = self.holes[0]
-        self._bring(query_id, doc_id)
-        left = len(self.holes)
-        self._say(("sent here for grading: ", "bold"), (doc_id, ""), (_left(left), "dim"))
-        self._show()
+        return (SENT, "bold"), (self.holes[0][1], ""), left(len(self.holes))
 
-    def _next_hole(self: GradeScreenParts, query_id: str, doc_id: str) -> bool:
-        """After ``doc_id`` of ``query_id`` is judged: bring the next queued hole
-        the annotator has not judged; False when the item was not a queued
-        hole, or none is left (grading goes on as it would have)."""
-        if (query_id, doc_id) not in self.holes:
-            return False
-        session = self.session
-        remaining = tuple(
-            item
-            for item in self.holes
-            if item != (query_id, doc_id) and not session.judgment(*item).judged
-        )
-        self.holes = remaining
-        saved = self._status.plain + " · " if self._status.plain else ""
-        if not remaining:
-            self._say((saved, ""), ("every hole sent from the audit is judged", "bold green"))
-            return False
-        self._bring(*remaining[0])
-        self._say(
-            (saved, ""),
-            ("next hole: ", "bold"),
-            (remaining[0][1], ""),
-            (_left(len(remaining)), "dim"),
-        )
-        return True
-
-
-def _left(count: int) -> str:
-    return f" · {count} hole{'s' if count != 1 else ''} left to judge"
+    def after(self, item: Item, judged: Callable[[Item], bool]) -> AfterHole | None:
+        """``item`` is judged: the next queued hole the annotator has not
+        ``judged``; None when ``item`` was not a queued hole (grading goes on
+        as it would have)."""
+        if item not in self.holes:
+            return None
+        self.holes = tuple(hole for hole in self.holes if hole != item and not judged(hole))
+        if not self.holes:
+            return AfterHole(None, (ALL_JUDGED,))
+        first = self.holes[0]
+        return AfterHole(first, (("next hole: ", "bold"), (first[1], ""), left(len(self.holes))))

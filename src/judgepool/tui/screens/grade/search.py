@@ -1,56 +1,36 @@
 """The grade screen's ``f``: search and judge.
 
-Opens `judgepool.tui.dialogs.search.SearchDialog` on the current query's
-words; the document chosen joins the pool with source ``search``
-(`judgepool.services.search_judge`) and becomes the current document, to be
-graded like any other.
+`search_dialog` is `judgepool.tui.dialogs.search.SearchDialog` on the current
+query's words; `add_found` puts the document chosen there into the pool with
+source ``search`` (`judgepool.services.search_judge`), and the grade screen
+shows it as the current document, graded like any other.
 """
 
 from __future__ import annotations
 
 from functools import partial
-from typing import TYPE_CHECKING
+from typing import Final
 
-from textual.screen import Screen
-
-from judgepool.core.errors import JudgepoolError
+from judgepool.services.app_queries import PlanQuery
 from judgepool.services.search_judge import add_found_document, search_for_query
-from judgepool.services.workspace import StorageError
 from judgepool.tui.dialogs.search import Found, SearchDialog
+from judgepool.tui.hosts import GradingHost
+from judgepool.tui.screens.grade.status import Words
 
-if TYPE_CHECKING:
-    from judgepool.tui.screens.grade.parts import GradeScreenParts
+NO_QUERY: Final[Words] = ("nothing to search for: no query to grade", "yellow")
 
 
-class SearchAndJudge(Screen[None]):
-    """The search key of the grade screen."""
+def search_dialog(host: GradingHost, query: PlanQuery) -> SearchDialog:
+    """The search dialog on ``query``'s words, searching on the app's
+    connection; it dismisses with the document chosen (or None)."""
+    return SearchDialog(query.id, query.text.text, partial(search_for_query, host.ws, query.id))
 
-    def action_search(self: GradeScreenParts) -> None:
-        """Search the documents for the current query and grade what is found."""
-        query = self.session.current_query
-        if query is None:
-            self._say(("nothing to search for: no query to grade", "yellow"))
-            self._update_status()
-            return
-        host = self.host
-        query_id = query.id
 
-        def chosen(found: Found | None) -> None:
-            if found is None:
-                return
-            doc_id, words = found
-            try:
-                added = add_found_document(
-                    host.ws, query_id, doc_id, words=words, annotator=host.annotator
-                )
-            except (JudgepoolError, StorageError) as exc:
-                self._error(f"not added to the pool: {exc}")
-                self._update_status()
-                return
-            self._bring(query_id, doc_id)
-            how = "found by search, added to the pool: " if added else "found by search: "
-            self._say((how, "bold"), (doc_id, ""))
-            self._show()
-
-        search = partial(search_for_query, host.ws, query_id)
-        self.app.push_screen(SearchDialog(query_id, query.text.text, search), chosen)
+def add_found(host: GradingHost, query_id: str, found: Found) -> tuple[Words, ...]:
+    """Put the ``found`` document into ``query_id``'s pool (unless it is there
+    already), and say so; raises the refusal (`JudgepoolError`,
+    `StorageError`) when it cannot be added."""
+    doc_id, words = found
+    added = add_found_document(host.ws, query_id, doc_id, words=words, annotator=host.annotator)
+    how = "found by search, added to the pool: " if added else "found by search: "
+    return (how, "bold"), (doc_id, "")

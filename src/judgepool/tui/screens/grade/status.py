@@ -5,7 +5,8 @@ wrote, in order, each a grade, an unsure mark, or a note added to a judgment
 already given (not a judgment): undo takes them back newest first, and the
 status line counts them apart, "12 judged this session · 2 unsure", where
 "judged" counts grades only. `status_line` puts the line together, and
-`saved_line` says what was saved.
+`saved_line` says what was saved. The screen and its parts say what
+happened as `Words`, (text, style) pairs, each text shown literally.
 
 `StatusLine` shows that line, and at its right end the clock (the seconds on
 the document and the annotator's rate, `judgepool.tui.screens.grade.clock`)
@@ -32,6 +33,8 @@ from judgepool.tui.widgets.highlight import literal_text
 
 Item = tuple[str, str]
 Kind = Literal["grade", "unsure", "note"]
+Words = tuple[str, str]
+"""Words for the status line and their style; the words shown literally (data may be among them)."""
 
 
 class SessionTally:
