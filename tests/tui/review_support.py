@@ -12,10 +12,12 @@ waits for the screens' thread workers and their messages.
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 from typing import Any
 
 from textual.pilot import Pilot
+from textual.worker import WorkerCancelled
 
 from judgepool.services.imports import import_documents, import_queries, import_run
 from judgepool.services.qrels import import_qrels
@@ -90,9 +92,13 @@ def build_review_workspace(directory: Path) -> Path:
 
 
 async def settle(pilot: Pilot[Any], rounds: int = 4) -> None:
-    """Let thread workers finish and their messages be handled."""
+    """Let thread workers finish and their messages be handled. A worker that a
+    newer one of its group cancelled meanwhile is finished too (its outcome is
+    dropped): waiting on it says so, and that is not a failure here."""
     for _ in range(rounds):
-        await pilot.app.workers.wait_for_complete()
+        for worker in list(pilot.app.workers):
+            with contextlib.suppress(WorkerCancelled):
+                await worker.wait()
         await pilot.pause()
 
 
