@@ -143,6 +143,7 @@ class Probe(Screen[None]):
     def __init__(self) -> None:
         super().__init__()
         self.received: list[tuple[str, str, int | None]] = []
+        self.messages = 0  # how many GradesSaved it handled
 
     def compose(self) -> ComposeResult:
         yield Static("probe")
@@ -151,6 +152,7 @@ class Probe(Screen[None]):
         review_host(self.app).follow_grades(self)
 
     def on_grades_saved(self, message: GradesSaved) -> None:
+        self.messages += 1
         self.received += [(saved.query_id, saved.doc_id, saved.grade) for saved in message.saved]
 
 
@@ -176,3 +178,21 @@ async def test_every_judgment_event_is_announced_to_running_screens(teaching_ws:
             (*second, None),
             (*first, None),
         ]
+
+
+async def test_a_burst_of_grades_reaches_a_follower_as_one_message(teaching_ws: Path) -> None:
+    # as the live refresh announces a colleague's grades: one after another,
+    # before the screens that follow them get a turn
+    app = create_app(teaching_ws, "alice")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_ready(pilot)
+        probe = Probe()
+        app.install_screen(probe, "probe")
+        await app.push_screen("probe")
+        await pilot.pause()
+        burst = [("teach", doc, grade) for doc, grade in (("A", 1), ("B", None), ("C", 3))]
+        for query_id, doc_id, grade in burst:
+            app.grade_saved(query_id, doc_id, grade)
+        await wait_until(pilot, lambda: len(probe.received) == len(burst), "the burst")
+        assert probe.received == burst  # every event, in order
+        assert probe.messages == 1  # handled once: one re-read

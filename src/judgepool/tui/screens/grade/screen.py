@@ -39,8 +39,7 @@ reaches into the screen.
 Longer than 400 lines because each key's flow reads here whole, in a few
 lines each (what it asks of its part, what the status line then says, what
 is shown), while the work is done in the parts; cut in two, the halves would
-share the session, the status line's message and the panels again, as the
-mixins this package replaced did.
+have to share the session, the status line's message and the panels again.
 """
 
 from __future__ import annotations
