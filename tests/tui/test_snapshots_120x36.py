@@ -28,6 +28,8 @@ from tests.tui.snapshot_scenes import (
 )
 from tests.tui.test_adjudication_screen import _team
 
+# the clock on the grade screen stands still: the pictures do not depend on timing
+pytestmark = pytest.mark.usefixtures("still_clock")
 SIZE = (120, 36)
 SnapCompare = Callable[..., bool]
 
