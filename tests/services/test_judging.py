@@ -12,7 +12,7 @@ import pytest
 from judgepool.core.errors import InputError
 from judgepool.services.consensus import workspace_judgments
 from judgepool.services.judging import judge as judge_held
-from judgepool.services.judging import list_annotators, set_adjudicators, undo
+from judgepool.services.judging import list_annotators, on_scale, set_adjudicators, undo
 from judgepool.services.workspace import Workspace, init_workspace
 from judgepool.store.ledger import list_events
 
@@ -36,6 +36,14 @@ def test_grade_outside_scale_or_bad_source_is_refused_and_nothing_is_written(ws:
     assert list_events(ws) == []
     event = judge(ws, "q1", "d1", 1, annotator="m", source="model:gpt-x")
     assert event.source == "model:gpt-x"
+
+
+def test_on_scale_says_which_grades_judge_takes(ws: Workspace) -> None:
+    # the app asks it for the grade keys it offers: the one check of the scale
+    assert [grade for grade in range(-1, 6) if on_scale(ws, grade)] == [0, 1, 2, 3]
+    with pytest.raises(InputError, match="outside the workspace's scale"):
+        judge(ws, "q1", "d1", 4, annotator="alice")
+    assert judge(ws, "q1", "d1", 3, annotator="alice").grade == 3
 
 
 def test_undo_appends_an_event_restoring_the_previous_state(ws: Workspace) -> None:

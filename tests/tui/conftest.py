@@ -30,7 +30,7 @@ from judgepool.services.qrels import import_qrels
 from judgepool.services.workspace import init_workspace
 from judgepool.tui.app import JudgepoolApp
 from judgepool.tui.screens.grade import GradeScreen
-from judgepool.tui.widgets import grade_clock
+from judgepool.tui.screens.grade import clock as grade_clock
 from tests.tui.pilot_support import wait_until
 
 SAMPLE_DATA = Path(__file__).resolve().parents[2] / "sample_data"

@@ -12,6 +12,7 @@ waits for the screens' thread workers and their messages.
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 from typing import Any
 
@@ -91,20 +92,13 @@ def build_review_workspace(directory: Path) -> Path:
 
 
 async def settle(pilot: Pilot[Any], rounds: int = 4) -> None:
-    """Let thread workers finish and their messages be handled.
-
-    A worker replaced by a newer one of its group is cancelled, and waiting on
-    it raises: that is the app working as meant (a loaded machine let a grade's
-    recomputation start before the previous one ended), so the wait goes on
-    with the workers still running."""
+    """Let thread workers finish and their messages be handled. A worker that a
+    newer one of its group cancelled meanwhile is finished too (its outcome is
+    dropped): waiting on it says so, and that is not a failure here."""
     for _ in range(rounds):
-        for _ in range(200):
-            try:
-                await pilot.app.workers.wait_for_complete()
-            except WorkerCancelled:
-                await pilot.pause()  # the cancelled one leaves the list meanwhile
-                continue
-            break
+        for worker in list(pilot.app.workers):
+            with contextlib.suppress(WorkerCancelled):
+                await worker.wait()
         await pilot.pause()
 
 

@@ -3,9 +3,12 @@ and the policy), never the command line's flags (issue 10, point 11)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
+from textual import work
 from textual.app import App, ComposeResult
+from textual.message import Message
 from textual.widgets import Static
 
 from judgepool.core.errors import (
@@ -14,9 +17,9 @@ from judgepool.core.errors import (
     UnjudgedEntry,
     UnjudgedRejected,
 )
+from judgepool.tui.background import Refused, post, read
 from judgepool.tui.readers import ReadConnections
 from judgepool.tui.refusals import app_refusal
-from judgepool.tui.thread_jobs import Delivery, deliver, read_in_thread
 from judgepool.tui.widgets.score_runs import RunSummaryTable
 from tests.tui.conftest import build_workspace
 from tests.tui.pilot_support import screen_text
@@ -54,17 +57,27 @@ def test_every_policy_refusal_has_an_app_way_out() -> None:
 
 
 async def test_a_refusal_from_a_thread_job_is_in_the_apps_words(tmp_path: Path) -> None:
-    # The comparison dialogs and the settle order read in thread jobs: a policy
-    # refusal raised there reaches the screen with the app's way out too.
+    # The app's views read in thread workers: a policy refusal raised there
+    # reaches the view with the app's way out too.
     workspace = build_workspace(tmp_path / "t.sqlite", ["teaching"])
     failures: list[str] = []
 
     def refuse(_ws: object) -> None:
         raise UnjudgedRejected([UnjudgedEntry("q1", "d1", 1)])
 
+    @dataclass
+    class Read(Message):
+        outcome: Refused | None
+
     class Reader(Static):
-        def on_delivery(self, message: Delivery) -> None:
-            deliver(message)
+        # a view's worker, as the app's views write them (judgepool.tui.background)
+        @work(thread=True, exclusive=True, group="t")
+        def read_refused(self, readers: ReadConnections) -> None:
+            post(self, Read(read(readers, refuse)))
+
+        def on_read(self, message: Read) -> None:
+            if isinstance(message.outcome, Refused):
+                failures.append(message.outcome.reason)
 
     class Host(App[None]):
         def compose(self) -> ComposeResult:
@@ -73,8 +86,7 @@ async def test_a_refusal_from_a_thread_job_is_in_the_apps_words(tmp_path: Path) 
     readers = ReadConnections(workspace)
     app = Host()
     async with app.run_test() as pilot:
-        reader = app.query_one(Reader)
-        read_in_thread(reader, readers, refuse, lambda _: None, failures.append, group="t")
+        app.query_one(Reader).read_refused(readers)
         await app.workers.wait_for_complete()
         await settle(pilot)
     readers.close()

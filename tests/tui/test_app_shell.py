@@ -1,5 +1,5 @@
 """The app shell: the factory, screen switching, help, the command palette,
-"judge the holes" (`queue_for_grading`) and the `GradeSaved` message."""
+"judge the holes" (`queue_for_grading`) and the `GradesSaved` message."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from judgepool.services.workspace import open_workspace
 from judgepool.store import ledger
 from judgepool.tui.app import create_app
 from judgepool.tui.hosts import review_host
-from judgepool.tui.messages import GradeSaved
+from judgepool.tui.messages import GradesSaved
 from judgepool.tui.screens.audit import AuditScreen
 from judgepool.tui.screens.grade import GradeScreen
 from judgepool.tui.screens.help import HelpScreen
@@ -138,20 +138,22 @@ async def test_queue_for_grading_shows_an_unpooled_document_then_returns(
 
 
 class Probe(Screen[None]):
-    """Records the GradeSaved announcements it receives, as audit and scores follow them."""
+    """Records the judgment events it is told of, as audit and scores follow them."""
 
     def __init__(self) -> None:
         super().__init__()
         self.received: list[tuple[str, str, int | None]] = []
+        self.messages = 0  # how many GradesSaved it handled
 
     def compose(self) -> ComposeResult:
         yield Static("probe")
 
     def on_mount(self) -> None:
-        review_host(self.app).grade_saved_signal.subscribe(self, self.grade_saved)
+        review_host(self.app).follow_grades(self)
 
-    def grade_saved(self, message: GradeSaved) -> None:
-        self.received.append((message.query_id, message.doc_id, message.grade))
+    def on_grades_saved(self, message: GradesSaved) -> None:
+        self.messages += 1
+        self.received += [(saved.query_id, saved.doc_id, saved.grade) for saved in message.saved]
 
 
 async def test_every_judgment_event_is_announced_to_running_screens(teaching_ws: Path) -> None:
@@ -176,3 +178,21 @@ async def test_every_judgment_event_is_announced_to_running_screens(teaching_ws:
             (*second, None),
             (*first, None),
         ]
+
+
+async def test_a_burst_of_grades_reaches_a_follower_as_one_message(teaching_ws: Path) -> None:
+    # as the live refresh announces a colleague's grades: one after another,
+    # before the screens that follow them get a turn
+    app = create_app(teaching_ws, "alice")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_ready(pilot)
+        probe = Probe()
+        app.install_screen(probe, "probe")
+        await app.push_screen("probe")
+        await pilot.pause()
+        burst = [("teach", doc, grade) for doc, grade in (("A", 1), ("B", None), ("C", 3))]
+        for query_id, doc_id, grade in burst:
+            app.grade_saved(query_id, doc_id, grade)
+        await wait_until(pilot, lambda: len(probe.received) == len(burst), "the burst")
+        assert probe.received == burst  # every event, in order
+        assert probe.messages == 1  # handled once: one re-read

@@ -17,7 +17,7 @@ from judgepool.store import ledger
 from judgepool.tui.app import create_app
 from judgepool.tui.dialogs.own_items import OwnItemsDialog
 from judgepool.tui.screens.grade import GradeScreen
-from judgepool.tui.widgets import grade_clock
+from judgepool.tui.screens.grade import clock as grade_clock
 from tests.tui.conftest import wait_ready
 from tests.tui.pilot_support import screen_text, wait_until
 

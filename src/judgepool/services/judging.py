@@ -27,6 +27,12 @@ from judgepool.store.ledger_undo import undo_event
 from judgepool.store.workspace import Workspace
 
 
+def on_scale(ws: Workspace, grade: int) -> bool:
+    """Whether ``grade`` is one of the workspace's scale: the one check of it,
+    made by `judge` and asked by the app for the grade keys it offers."""
+    return grade in ws.scale
+
+
 def _check_grade(ws: Workspace, grade: int | None, unsure: bool) -> None:
     if unsure:
         if grade is not None:
@@ -34,7 +40,7 @@ def _check_grade(ws: Workspace, grade: int | None, unsure: bool) -> None:
         return
     if grade is None:
         raise InputError("give a grade, or mark the document unsure")
-    if grade not in ws.scale:
+    if not on_scale(ws, grade):
         raise InputError(f"grade {grade} is outside the workspace's scale {ws.scale}")
 
 

@@ -3,4 +3,20 @@
 `create_app(workspace, annotator)` in `judgepool.tui.app` builds the app; the
 command line and the tests both use it. Importing this package loads nothing
 heavy: Textual is imported by the modules that need it.
+
+- `app`: the shell that holds the workspace, the screens and the roles' guard.
+- `hosts`: what the screens need of the app, as protocols (no screen imports `app`).
+- `grading`: the grading plan and where the annotator is in it (plain Python).
+- `live`: taking in what other terminals wrote, twice a second.
+- `messages`: the judgment events the app announces, and how views follow them.
+- `background`: reading the workspace in thread workers, the one way views do it.
+- `readers`: the read connections those workers borrow.
+- `verdict_jobs`: what the verdict views and the settle queue compute in them.
+- `refusals`: a refusal in the app's words, with the app's way out.
+- `reach`: what each screen needs of a role, and the guard that holds it.
+- `palette`: the command palette's commands; `footer_keys`: help and quit, first
+  in every footer.
+- `served_driver`: the driver of a browser session (``judgepool serve``).
+- `screens`, `dialogs`, `widgets`: the screens, the modal dialogs and the
+  widgets they are built from; `app.tcss`: the shared style rules.
 """

@@ -23,17 +23,18 @@ it through the protocols of `judgepool.tui.hosts` and never import this module:
 - ``app.queue_for_grading(query_id, doc_id)`` shows that document on the grade
   screen at once; after it is graded, grading returns to where it was.
   ``app.queue_holes(holes)`` does the same for a run's holes in order: after
-  each is judged the next comes (`judgepool.tui.screens.grade_holes`).
+  each is judged the next comes (`judgepool.tui.screens.grade.holes`).
 - ``app.judge_document(query_id, doc_id, grade)`` grades a document from
   another screen than the grade screen (the comparison's side-by-side lists):
   written as the grade screen writes, taken into its plan, announced.
 - After every judgment event is committed (a grade, unsure, a note, an undo)
   the grade screen calls ``app.grade_saved(query_id, doc_id, grade)``, which
-  publishes `judgepool.tui.messages.GradeSaved` on ``app.grade_saved_signal``;
-  audit and scores subscribe to it to recompute. Subscribers run on the event
-  loop while the annotator grades, so they should be cheap: mark the screen
-  stale and recompute in an exclusive thread worker, or when the screen is
-  shown again.
+  publishes `judgepool.tui.messages.GradeSaved` on ``app.grade_saved_signal``.
+  A view follows them with ``app.follow_grades(view)`` on mount: it is posted
+  a `judgepool.tui.messages.GradesSaved` message for each (a burst merged
+  into one). Its handler runs on the event loop while the annotator grades,
+  so it should be cheap: mark the view stale and recompute in an exclusive
+  thread worker (`judgepool.tui.background`), or when it is shown again.
 - Grades written by other terminals and processes are taken in within half a
   second (`judgepool.tui.live`): into the session, the grade screen, and as
   `GradeSaved` announcements; ``f5`` re-reads the whole plan at once.
@@ -61,6 +62,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
+from textual.dom import DOMNode
 from textual.driver import Driver
 from textual.reactive import var
 from textual.screen import ModalScreen, Screen
@@ -79,7 +81,7 @@ from judgepool.services.workspace import (
 )
 from judgepool.tui.grading import GradingSession, read_session
 from judgepool.tui.live import LiveRefresh
-from judgepool.tui.messages import GradeSaved
+from judgepool.tui.messages import GradeSaved, GradesSaved
 from judgepool.tui.palette import app_commands
 from judgepool.tui.reach import RoleGuard, nothing_shown, reach_of
 from judgepool.tui.readers import ReadConnections
@@ -443,6 +445,13 @@ class JudgepoolApp(App[None]):
     def grade_saved(self, query_id: str, doc_id: str, grade: int | None) -> None:
         """Tell the screens that follow judgments that a judgment event is on disk."""
         self.grade_saved_signal.publish(GradeSaved(query_id, doc_id, grade))
+
+    def follow_grades(self, node: DOMNode) -> None:
+        """Post `GradesSaved` to ``node`` after every judgment event, as long as
+        it is mounted: at once, as a message (the handling waits its turn)."""
+        self.grade_saved_signal.subscribe(
+            node, lambda saved: node.post_message(GradesSaved([saved])), immediate=True
+        )
 
     # -- command palette ----------------------------------------------------------
 

@@ -11,6 +11,9 @@ in any app with the same attributes.
 - `ReviewHost`: what the audit and scores screens use (read connections for
   their workers, the active contract, the announcements of saved judgments,
   and the way to send a document to grading).
+
+Both offer ``follow_grades``, the one way a view follows the judgments saved
+(`judgepool.tui.messages.GradesSaved`).
 """
 
 from __future__ import annotations
@@ -24,11 +27,10 @@ from textual.app import App
 from judgepool.core.contract import Contract
 
 if TYPE_CHECKING:
-    from textual.signal import Signal
+    from textual.dom import DOMNode
 
     from judgepool.services.review import Scoreboard
     from judgepool.services.workspace import Workspace
-    from judgepool.tui.messages import GradeSaved
     from judgepool.tui.readers import ReadConnections
 
 
@@ -52,6 +54,9 @@ class GradingHost(Protocol):
     def grade_saved(self, query_id: str, doc_id: str, grade: int | None) -> None:
         """Announce that a judgment event for the document is committed."""
 
+    def follow_grades(self, node: DOMNode) -> None:
+        """Post `GradesSaved` to ``node`` (mounted) after every judgment event."""
+
 
 class ReviewHost(Protocol):
     """The app attributes the review screens (audit, scores) use."""
@@ -63,8 +68,6 @@ class ReviewHost(Protocol):
     annotator: str
     # the active contract: a reactive, so screens can watch it and recompute
     contract: Contract
-    # published after every committed judgment event (`GradeSaved`)
-    grade_saved_signal: Signal[GradeSaved]
 
     def queue_for_grading(self, query_id: str, doc_id: str) -> None:
         """Send a document to the grade screen ("judge the holes")."""
@@ -81,6 +84,9 @@ class ReviewHost(Protocol):
     def judge_document(self, query_id: str, doc_id: str, grade: int) -> int | None:
         """Grade a document where it is shown (the comparison's side-by-side
         lists); raises the refusal when it is not saved."""
+
+    def follow_grades(self, node: DOMNode) -> None:
+        """Post `GradesSaved` to ``node`` (mounted) after every judgment event."""
 
 
 def grading_host(app: App[Any]) -> GradingHost:

@@ -14,20 +14,23 @@ others in the listed order, from the one below it round to the one above
 (`app.queue_holes`: after each grade the next not yet judged comes);
 ``escape`` closes. The list is read in a thread worker, on a borrowed read
 connection, when the view opens, and again after every grade saved here or in
-another terminal (`GradeSaved`; a burst of them is one re-read, made when the
-view is showing): judged holes leave it, the highlighted one stays highlighted.
+another terminal (`judgepool.tui.messages.GradesSaved`; a burst of them is one
+re-read, made when the view is showing): judged holes leave it, the
+highlighted one stays highlighted.
 """
 
 from __future__ import annotations
 
-from typing import ClassVar, Final
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, ClassVar, Final
 
 from rich.text import Text
-from textual import on
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.events import Resize
+from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Footer, Static
 
@@ -35,12 +38,15 @@ from judgepool.core.contract import Contract
 from judgepool.core.roles import Reach
 from judgepool.display import literal, shown_id
 from judgepool.services.all_holes import AllHoles, ListedHole, all_runs_holes
+from judgepool.tui.background import Refused, post, read
 from judgepool.tui.dialogs.screen_keys import SCREEN_KEYS
 from judgepool.tui.footer_keys import HELP_AND_QUIT
-from judgepool.tui.grade_rereads import RereadOnGrades
 from judgepool.tui.hosts import review_host
-from judgepool.tui.thread_jobs import Delivery, deliver, read_in_thread
+from judgepool.tui.messages import GradesSaved
 from judgepool.tui.widgets.score_format import data, label_cell, message
+
+if TYPE_CHECKING:
+    from judgepool.tui.readers import ReadConnections
 
 # the widest each key column grows (longer IDs are cut with an ellipsis)
 QUERY_WIDTH: Final = 12
@@ -98,11 +104,17 @@ class AllHolesScreen(ModalScreen[None]):
         Binding("enter", "send", "grade hole", show=False, tooltip=_SEND),
     ]
 
+    @dataclass
+    class HolesRead(Message, bubble=False):
+        """Every run's holes, or why they were not read."""
+
+        holes: AllHoles | Refused
+
     def __init__(self, contract: Contract) -> None:
         super().__init__()
         self.contract = contract
         self.holes: AllHoles | None = None
-        self._grades = RereadOnGrades(self, self._reread)
+        self._stale = False  # a grade was saved since the list was read
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog-frame"):
@@ -113,29 +125,32 @@ class AllHolesScreen(ModalScreen[None]):
 
     def on_mount(self) -> None:
         self.query_one(".dialog-frame", Vertical).border_title = "Every run's holes"
-        self._grades.subscribe()
+        review_host(self.app).follow_grades(self)
         self._reread()
 
+    def on_grades_saved(self, _message: GradesSaved) -> None:
+        if self.is_current:
+            self._reread()
+        else:
+            self._stale = True  # read again when shown
+
     def on_screen_resume(self) -> None:
-        if self._grades.stale:
+        if self._stale:
             self._reread()
 
     def _reread(self) -> None:
-        self._grades.read()
-        contract = self.contract
-        read_in_thread(
-            self,
-            review_host(self.app).readers,
-            lambda ws: all_runs_holes(ws, contract),
-            self._read,
-            self._failed,
-            group="all-holes",
-        )
+        self._stale = False
+        self._read_holes(review_host(self.app).readers, self.contract)
 
-    def on_delivery(self, message: Delivery) -> None:
-        deliver(message)
+    @work(thread=True, exclusive=True, group="all-holes")
+    def _read_holes(self, readers: ReadConnections, contract: Contract) -> None:
+        post(self, self.HolesRead(read(readers, lambda ws: all_runs_holes(ws, contract))))
 
-    def _read(self, holes: AllHoles) -> None:
+    def on_all_holes_screen_holes_read(self, message: HolesRead) -> None:
+        holes = message.holes
+        if isinstance(holes, Refused):
+            self._failed(holes.reason)
+            return
         first = self.holes is None
         keep = self._current_key()
         self.holes = holes

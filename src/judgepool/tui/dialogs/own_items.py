@@ -14,22 +14,27 @@ opens. Every ID and text is shown literally (`rich.text.Text`).
 
 from __future__ import annotations
 
-from typing import ClassVar, Final
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, ClassVar, Final
 
 from rich.text import Text
-from textual import on
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
+from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Footer, Static
 
 from judgepool.core.roles import Reach
 from judgepool.services.own_review import OwnItem, OwnItems, own_items
+from judgepool.tui.background import Refused, post, read
 from judgepool.tui.footer_keys import HELP_AND_QUIT
 from judgepool.tui.hosts import grading_host
-from judgepool.tui.thread_jobs import Delivery, deliver, read_in_thread
 from judgepool.tui.widgets.score_format import data, message
+
+if TYPE_CHECKING:
+    from judgepool.tui.readers import ReadConnections
 
 Item = tuple[str, str]
 # the widest the query and document columns grow; the note takes the rest
@@ -108,6 +113,12 @@ class OwnItemsDialog(ModalScreen[Item | None]):
         Binding("enter", "go", "go to it", tooltip=_GO),
     ]
 
+    @dataclass
+    class ItemsRead(Message, bubble=False):
+        """The annotator's items, or why they were not read."""
+
+        found: OwnItems | Refused
+
     def __init__(self) -> None:
         super().__init__()
         self.found: OwnItems | None = None
@@ -122,20 +133,17 @@ class OwnItemsDialog(ModalScreen[Item | None]):
     def on_mount(self) -> None:
         self.query_one(".dialog-frame", Vertical).border_title = "Your unsure and noted items"
         host = grading_host(self.app)
-        annotator = host.annotator
-        read_in_thread(
-            self,
-            host.readers,
-            lambda ws: own_items(ws, annotator),
-            self._read,
-            self._failed,
-            group="own-items",
-        )
+        self._read_items(host.readers, host.annotator)
 
-    def on_delivery(self, message: Delivery) -> None:
-        deliver(message)
+    @work(thread=True, exclusive=True, group="own-items")
+    def _read_items(self, readers: ReadConnections, annotator: str) -> None:
+        post(self, self.ItemsRead(read(readers, lambda ws: own_items(ws, annotator))))
 
-    def _read(self, found: OwnItems) -> None:
+    def on_own_items_dialog_items_read(self, message: ItemsRead) -> None:
+        found = message.found
+        if isinstance(found, Refused):
+            self._failed(found.reason)
+            return
         self.found = found
         self.query_one("#own-heading", Static).update(heading(found))
         table: DataTable[Text] = self.query_one("#own-table", DataTable)

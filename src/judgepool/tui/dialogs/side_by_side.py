@@ -16,13 +16,14 @@ instead; ``tab`` moves between the lists; ``escape`` goes back.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
-from textual import on
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Footer, Static
 
@@ -33,11 +34,12 @@ from judgepool.core.measures import NDCG
 from judgepool.core.roles import Reach
 from judgepool.display import literal, shown_id
 from judgepool.services import app_queries
+from judgepool.services.judging import on_scale
 from judgepool.services.review import drill_down
 from judgepool.services.workspace import StorageError, Workspace
+from judgepool.tui.background import Refused, post, read
 from judgepool.tui.dialogs.screen_keys import SCREEN_KEYS
 from judgepool.tui.hosts import grading_host, review_host
-from judgepool.tui.thread_jobs import Delivery, deliver, read_in_thread
 from judgepool.tui.widgets.highlight import (
     highlight,
     highlighted,
@@ -47,6 +49,9 @@ from judgepool.tui.widgets.highlight import (
 )
 from judgepool.tui.widgets.score_format import number
 from judgepool.tui.widgets.side_by_side import RankedColumn
+
+if TYPE_CHECKING:
+    from judgepool.tui.readers import ReadConnections
 
 _GRADE = Binding.Group("grade", compact=True)
 
@@ -116,6 +121,21 @@ class SideBySideScreen(ModalScreen[None]):
         ),
     ]
 
+    @dataclass
+    class ListsRead(Message, bubble=False):
+        """Both runs' lists for the query, or why they were not read."""
+
+        lists: QueryLists | Refused
+
+    @dataclass
+    class DocumentRead(Message, bubble=False):
+        """The first part of ``doc_id``'s text (None: it has none), or why it
+        was not read; ``terms``: the query's, to highlight."""
+
+        doc_id: str
+        terms: frozenset[str]
+        part: app_queries.DocumentPart | Refused | None
+
     def __init__(self, a: str, b: str, query_id: str, contract: Contract) -> None:
         super().__init__()
         self.a, self.b, self.query_id, self.contract = a, b, query_id, contract
@@ -139,17 +159,20 @@ class SideBySideScreen(ModalScreen[None]):
         self._load()
 
     def _load(self) -> None:
+        self._read_lists(review_host(self.app).readers)
+
+    @work(thread=True, exclusive=True, group="sbs-lists")
+    def _read_lists(self, readers: ReadConnections) -> None:
         a, b, query_id, contract = self.a, self.b, self.query_id, self.contract
-        read_in_thread(
-            self,
-            review_host(self.app).readers,
-            lambda ws: read_lists(ws, a, b, query_id, contract),
-            self._loaded,
-            self._failed,
-            group="sbs-lists",
+        post(
+            self, self.ListsRead(read(readers, lambda ws: read_lists(ws, a, b, query_id, contract)))
         )
 
-    def _loaded(self, lists: QueryLists) -> None:
+    def on_side_by_side_screen_lists_read(self, message: ListsRead) -> None:
+        lists = message.lists
+        if isinstance(lists, Refused):
+            self._failed(lists.reason)
+            return
         first = self.lists is None
         self.lists = lists
         self.terms = query_terms(lists.text)
@@ -178,9 +201,6 @@ class SideBySideScreen(ModalScreen[None]):
     def _failed(self, error: str) -> None:
         self.query_one("#sbs-heading", Static).update(Text(literal(error), style="bold red"))
 
-    def on_delivery(self, message: Delivery) -> None:
-        deliver(message)
-
     # -- the highlighted document -----------------------------------------------------
 
     @property
@@ -203,19 +223,18 @@ class SideBySideScreen(ModalScreen[None]):
         if doc_id is None:
             self.query_one("#sbs-text", Static).update("")
             return
-        terms = self.terms
-        read_in_thread(
-            self,
-            review_host(self.app).readers,
-            lambda ws: app_queries.document_part(ws, doc_id, "first"),
-            lambda part: self._document_read(doc_id, part, terms),
-            self._failed,
-            group="sbs-document",
-        )
+        self._read_document(review_host(self.app).readers, doc_id, self.terms)
 
-    def _document_read(
-        self, doc_id: str, part: app_queries.DocumentPart | None, terms: frozenset[str]
-    ) -> None:
+    @work(thread=True, exclusive=True, group="sbs-document")
+    def _read_document(self, readers: ReadConnections, doc_id: str, terms: frozenset[str]) -> None:
+        part = read(readers, lambda ws: app_queries.document_part(ws, doc_id, "first"))
+        post(self, self.DocumentRead(doc_id, terms, part))
+
+    def on_side_by_side_screen_document_read(self, message: DocumentRead) -> None:
+        doc_id, terms, part = message.doc_id, message.terms, message.part
+        if isinstance(part, Refused):
+            self._failed(part.reason)
+            return
         if doc_id != self.current_doc:
             return
         shown = id_text(doc_id, style="bold")
@@ -236,7 +255,8 @@ class SideBySideScreen(ModalScreen[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "grade":  # only the workspace's grades, in the footer too
-            return parameters[0] in grading_host(self.app).ws.scale
+            grade = parameters[0]
+            return isinstance(grade, int) and on_scale(grading_host(self.app).ws, grade)
         return True
 
     def action_grade(self, grade: int) -> None:

@@ -25,26 +25,29 @@ In a terminal under 100 columns or 28 lines the dialog takes the whole screen.
 
 from __future__ import annotations
 
-from typing import ClassVar
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
-from textual import on
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
+from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Footer, Static
 
+from judgepool.core.contract import Contract
 from judgepool.core.measures import NDCG, UNJUDGED_AT_K
 from judgepool.core.roles import Reach
 from judgepool.core.verdicts import PairStats
 from judgepool.display import literal
 from judgepool.services.verdicts import ComparedRuns
+from judgepool.tui.background import Refused, post, read
 from judgepool.tui.dialogs.screen_keys import SCREEN_KEYS
 from judgepool.tui.dialogs.side_by_side import SideBySideScreen
 from judgepool.tui.hosts import review_host
-from judgepool.tui.messages import GradeSaved
-from judgepool.tui.thread_jobs import Delivery, deliver, read_in_thread
+from judgepool.tui.messages import GradesSaved
 from judgepool.tui.verdict_jobs import compare_workspace
 from judgepool.tui.widgets.pair_verdicts import (
     PairWords,
@@ -54,6 +57,9 @@ from judgepool.tui.widgets.pair_verdicts import (
     verdict_cell,
 )
 from judgepool.tui.widgets.score_format import count, data, fill_table, number, signed
+
+if TYPE_CHECKING:
+    from judgepool.tui.readers import ReadConnections
 
 # What each column of the pairs table holds (two figures a column, one over
 # the other); shown under the table, and on ? (the help lists it too).
@@ -215,6 +221,12 @@ class VerdictsScreen(ModalScreen[None]):
         ),
     ]
 
+    @dataclass
+    class Compared(Message, bubble=False):
+        """The runs compared again (None: fewer than two runs now), or why not."""
+
+        compared: ComparedRuns | Refused | None
+
     def __init__(self, compared: ComparedRuns, note: str | None = None) -> None:
         super().__init__()
         self.compared = compared
@@ -236,29 +248,25 @@ class VerdictsScreen(ModalScreen[None]):
             yield Footer()
 
     def on_mount(self) -> None:
-        review_host(self.app).grade_saved_signal.subscribe(self, self._grade_saved)
+        review_host(self.app).follow_grades(self)
         self._fill()
         self.query_one("#verdicts-pairs", DataTable).focus()
 
-    def _grade_saved(self, _saved: GradeSaved) -> None:
+    def on_grades_saved(self, _message: GradesSaved) -> None:
         """A grade is on disk (given in the side-by-side view, say): compare again."""
-        contract = self.compared.report.contract
-        read_in_thread(
-            self,
-            review_host(self.app).readers,
-            lambda ws: compare_workspace(ws, contract),
-            self._compared,
-            lambda error: self.notify(literal(error), severity="error", markup=False),
-            group="verdicts",
-        )
+        self._compare(review_host(self.app).readers, self.compared.report.contract)
 
-    def _compared(self, compared: ComparedRuns | None) -> None:
-        if compared is not None:
+    @work(thread=True, exclusive=True, group="verdicts")
+    def _compare(self, readers: ReadConnections, contract: Contract) -> None:
+        post(self, self.Compared(read(readers, lambda ws: compare_workspace(ws, contract))))
+
+    def on_verdicts_screen_compared(self, message: Compared) -> None:
+        compared = message.compared
+        if isinstance(compared, Refused):
+            self.notify(literal(compared.reason), severity="error", markup=False)
+        elif compared is not None:
             self.compared = compared
             self._fill()
-
-    def on_delivery(self, message: Delivery) -> None:
-        deliver(message)
 
     def _fill(self) -> None:
         report = self.compared.report

@@ -21,9 +21,9 @@ the queue of unresolved ones. ``e`` adds a note to her settling grade; given
 before she settles, it is kept and saved with the settling grade.
 
 The queue follows the workspace: a grade from another terminal (the app's
-live refresh publishes `GradeSaved` for it) re-reads it at once when the
-screen is showing, else when it is shown again, the cursor staying on its
-item and the document on its part.
+live refresh announces it, `judgepool.tui.messages.GradesSaved`; a burst is
+one) re-reads it at once when the screen is showing, else when it is shown
+again, the cursor staying on its item and the document on its part.
 """
 
 from __future__ import annotations
@@ -42,11 +42,12 @@ from judgepool.core.roles import Reach
 from judgepool.services import app_queries
 from judgepool.services.adjudication import adjudicate, adjudication_queue
 from judgepool.services.disagreements import ListedDisagreement
+from judgepool.services.judging import on_scale
 from judgepool.services.text_parts import PartWhere
 from judgepool.services.workspace import StorageError
 from judgepool.tui.dialogs.note import NoteDialog
-from judgepool.tui.grade_rereads import RereadOnGrades
 from judgepool.tui.hosts import grading_host
+from judgepool.tui.messages import GradesSaved
 from judgepool.tui.screens.adjudicate_keys import ADJUDICATE_BINDINGS
 from judgepool.tui.widgets.grading_panels import DocumentView, QueryPanel
 from judgepool.tui.widgets.highlight import id_text, literal_text, query_terms
@@ -91,7 +92,6 @@ class AdjudicateScreen(Screen[None]):
         self._status = Text("")
         self._pending_notes: dict[Item, str] = {}  # notes waiting for the settling grade
         self._shown: Item | None = None  # the item whose query and document are shown
-        self._grades = RereadOnGrades(self, lambda: self.reload(keep=self._current_key()))
 
     def compose(self) -> ComposeResult:
         yield Static(id="adjudicate-title")
@@ -112,11 +112,15 @@ class AdjudicateScreen(Screen[None]):
         self.query_one(
             "#adjudicate-document", DocumentView
         ).border_title = "Document and every grade"
-        self._grades.subscribe()
+        grading_host(self.app).follow_grades(self)
         self.reload()
 
     def on_screen_resume(self) -> None:
         if self.is_mounted:
+            self.reload(keep=self._current_key())
+
+    def on_grades_saved(self, _message: GradesSaved) -> None:
+        if self.is_current:  # else read again when shown
             self.reload(keep=self._current_key())
 
     def _current_key(self) -> Item | None:
@@ -127,7 +131,6 @@ class AdjudicateScreen(Screen[None]):
 
     def reload(self, keep: Item | None = None) -> None:
         """Read the queue again; the cursor stays on ``keep`` (or its row) if listed."""
-        self._grades.read()
         host = grading_host(self.app)
         table: DataTable[Text | str] = self.query_one("#adjudicate-table", DataTable)
         row = table.cursor_row
@@ -233,8 +236,9 @@ class AdjudicateScreen(Screen[None]):
     # -- actions -----------------------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "settle":
-            return parameters[0] in grading_host(self.app).ws.scale
+        if action == "settle":  # only the workspace's grades, in the footer too
+            grade = parameters[0]
+            return isinstance(grade, int) and on_scale(grading_host(self.app).ws, grade)
         if action in ("read", "part"):  # in the footer when there is more to read
             return bool(self.query("#adjudicate-document").filter(".-pageable"))
         return True

@@ -26,7 +26,7 @@ from judgepool.services.agreement import AgreementReport, workspace_agreement
 from judgepool.services.workspace import StorageError
 from judgepool.tui.footer_keys import HELP_AND_QUIT
 from judgepool.tui.hosts import grading_host
-from judgepool.tui.messages import GradeSaved
+from judgepool.tui.messages import GradesSaved
 from judgepool.tui.widgets.highlight import literal_text
 
 AGREEMENT_BINDINGS: Final[list[BindingType]] = [
@@ -67,13 +67,11 @@ class AgreementScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.query_one("#agreement-overall", Static).border_title = "All annotators"
-        signal = getattr(self.app, "grade_saved_signal", None)
-        if signal is not None:
-            signal.subscribe(self, self._grade_saved)
+        grading_host(self.app).follow_grades(self)
         self.reload()
 
-    def _grade_saved(self, _saved: GradeSaved) -> None:
-        self._stale = True
+    def on_grades_saved(self, _message: GradesSaved) -> None:
+        self._stale = True  # read again when shown
 
     def on_screen_resume(self) -> None:
         if self._stale:

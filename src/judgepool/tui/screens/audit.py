@@ -25,20 +25,22 @@ After a grade is saved (`GradeSaved`) the audit and score are recomputed —
 at once when the screen is showing, else when it is shown again — so judging
 the holes visibly moves the run's coverage and score. All reading and
 scoring happens in thread workers (exclusive groups ``audit-runs`` and
-``audit``), each on a read connection borrowed for the job; the layout, the
-contract, the recomputing and the workers are `ReviewScreen`'s.
+``audit``), each on a read connection borrowed for the job and posting what
+it read (`RunsListed`, `Audited`); the layout, the contract and the
+recomputing are `ReviewScreen`'s.
 """
 
 from __future__ import annotations
 
-from functools import partial
-from typing import ClassVar
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
-from textual import on
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
+from textual.message import Message
 from textual.widgets import DataTable, OptionList, Static
 from textual.widgets.option_list import Option
 
@@ -46,6 +48,7 @@ from judgepool.core.contract import Contract
 from judgepool.display import literal
 from judgepool.services.review import RunAudit, audit_workspace_run
 from judgepool.services.scoring import run_names
+from judgepool.tui.background import Refused, post, read
 from judgepool.tui.screens.review import ReviewScreen
 from judgepool.tui.widgets.audit_findings import (
     AuditDetails,
@@ -53,6 +56,9 @@ from judgepool.tui.widgets.audit_findings import (
     AuditSummary,
     HoleTable,
 )
+
+if TYPE_CHECKING:
+    from judgepool.tui.readers import ReadConnections
 
 
 class AuditScreen(ReviewScreen):
@@ -123,6 +129,20 @@ class AuditScreen(ReviewScreen):
         Binding("f5,R", "recompute", "re-audit", tooltip="Audit and score the run again"),
     ]
 
+    @dataclass
+    class RunsListed(Message, bubble=False):
+        """The workspace's runs, by name, or why they could not be listed."""
+
+        names: list[str] | Refused
+
+    @dataclass
+    class Audited(Message, bubble=False):
+        """``run`` audited under ``contract``, or why it was not."""
+
+        run: str
+        contract: Contract
+        audit: RunAudit | Refused
+
     def __init__(self) -> None:
         super().__init__()
         self.runs: list[str] = []
@@ -155,14 +175,17 @@ class AuditScreen(ReviewScreen):
     # -- the runs ----------------------------------------------------------------
 
     def _list_runs(self) -> None:
-        self.read_in_worker(
-            lambda ws, _stage: run_names(ws),
-            self._runs_listed,
-            self.show_error,
-            group="audit-runs",
-        )
+        self._read_runs(self.host.readers)
 
-    def _runs_listed(self, names: list[str]) -> None:
+    @work(thread=True, exclusive=True, group="audit-runs")
+    def _read_runs(self, readers: ReadConnections) -> None:
+        post(self, self.RunsListed(read(readers, run_names)))
+
+    def on_audit_screen_runs_listed(self, message: RunsListed) -> None:
+        names = message.names
+        if isinstance(names, Refused):
+            self.show_error(names.reason)
+            return
         if names == self.runs:
             return
         self.runs = names
@@ -204,19 +227,21 @@ class AuditScreen(ReviewScreen):
         if run is None:
             return
         self.set_status(Text("auditing…", style="italic"))
+        self._audit_run(self.host.readers, run, contract)
 
-        def failed(error: str) -> None:
-            if run == self.run:
-                self.show_error(error)
-
-        self.read_in_worker(
-            lambda ws, stage: audit_workspace_run(ws, run, contract, on_progress=stage),
-            partial(self._audited, contract),
-            failed,
-            group="audit",
+    @work(thread=True, exclusive=True, group="audit")
+    def _audit_run(self, readers: ReadConnections, run: str, contract: Contract) -> None:
+        audit = read(
+            readers, lambda ws: audit_workspace_run(ws, run, contract, on_progress=self.stage)
         )
+        post(self, self.Audited(run, contract, audit))
 
-    def _audited(self, contract: Contract, audit: RunAudit) -> None:
+    def on_audit_screen_audited(self, message: Audited) -> None:
+        contract, audit = message.contract, message.audit
+        if isinstance(audit, Refused):
+            if message.run == self.run:
+                self.show_error(audit.reason)
+            return
         if audit.run != self.run or contract != self.host.contract:
             return  # superseded by a newer request
         self.audit = audit

@@ -6,8 +6,8 @@ own body, a status line and the footer. Both compute in thread workers and
 recompute when they must:
 
 - when the app's ``contract`` changes (``c`` opens the contract dialog);
-- after a judgment is saved (`GradeSaved`, published on the app's
-  ``grade_saved_signal``): at once when the screen is showing, else when it is
+- after a judgment is saved (`judgepool.tui.messages.GradesSaved`, a burst
+  of them one message): at once when the screen is showing, else when it is
   shown again;
 - on ``f5``.
 
@@ -20,36 +20,31 @@ one sentence), computed with `compute_verdicts` in its own worker group;
 A subclass names itself (``NAME``, the prefix of its widget IDs, and
 ``HEADING``), yields its body (`compose_body`), starts its work on mount
 (`started`) and computes under a contract (`compute`). It reads the workspace
-with `read_in_worker`, which borrows a read connection for one job
-(`judgepool.tui.readers`), shows the job's stages on the status line, and
-hands the result (or the error's message) back on the event loop, unless a
-newer job of the same group has superseded it.
+as every view does (`judgepool.tui.background`): in its own thread workers,
+each posting what it read as a message of the screen's, and telling its
+stages as it goes (`stage`: a `Progress` message, shown on the status line).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
-from functools import partial
-from typing import TYPE_CHECKING, ClassVar, TypeVar
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
-from textual import events, on
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
-from textual.worker import get_current_worker
 
 from judgepool.core.contract import Contract
-from judgepool.core.errors import JudgepoolError
 from judgepool.core.roles import Reach
 from judgepool.display import literal
+from judgepool.tui.background import Refused, post, read
 from judgepool.tui.footer_keys import HELP_AND_QUIT
 from judgepool.tui.hosts import ReviewHost, review_host
-from judgepool.tui.messages import GradeSaved
-from judgepool.tui.refusals import app_refusal
+from judgepool.tui.messages import GradesSaved
 from judgepool.tui.verdict_jobs import compare_workspace, verdict_contract
 from judgepool.tui.widgets.pair_verdicts import PairVerdicts, PairWords, tally
 from judgepool.tui.widgets.score_contract import ContractBar, ContractDialog
@@ -57,11 +52,7 @@ from judgepool.tui.widgets.score_format import message as message_text
 
 if TYPE_CHECKING:
     from judgepool.services.verdicts import ComparedRuns
-    from judgepool.services.workspace import Workspace
-
-Result = TypeVar("Result")
-# Told what a job is doing, in a few words ("reading judgments").
-StageCallback = Callable[[str], None]
+    from judgepool.tui.readers import ReadConnections
 
 
 class ReviewScreen(Screen[None]):
@@ -107,14 +98,16 @@ class ReviewScreen(Screen[None]):
             return isinstance(message, ReviewScreen.Progress)
 
     @dataclass
-    class JobDone(Message):
-        """A worker's job finished; ``deliver`` shows its result (on the event loop)."""
+    class Compared(Message, bubble=False):
+        """The pairs of runs compared under ``contract`` (None: fewer than two
+        runs), or why they were not."""
 
-        deliver: Callable[[], None]
+        contract: Contract
+        compared: ComparedRuns | Refused | None
 
     def __init__(self) -> None:
         super().__init__()
-        # a GradeSaved arrived since the last computation
+        # a grade was saved since the last computation
         self.stale = False
         self.compared: ComparedRuns | None = None
         # the contract the verdicts shown (or being computed) are under; None
@@ -162,41 +155,41 @@ class ReviewScreen(Screen[None]):
         self._verdicts_under = contract
         title = self.query_one(f"#{self.NAME}-verdicts-title", Static)
         title.update(Text("comparing the runs pair by pair…", style="italic"))
+        self._compare(self.host.readers, contract)
 
-        def done(compared: ComparedRuns | None) -> None:
-            if contract != self.host.contract:
-                return  # a newer contract is being compared
-            self.compared = compared
-            table = self.query_one(PairVerdicts)
-            table.show(compared)
-            self.query_one(PairWords).show(table.current_pair)
-            heading = Text("Pairs", style="bold")
-            if compared is None:
-                heading.append("   fewer than two runs: nothing to compare", style="dim")
-            else:
-                heading.append("   ")
-                heading.append_text(tally(compared))
-                if any(pair.verdict == "could flip" for pair in compared.report.pairs):
-                    heading.append("  · grade screen t: their holes first", style="dim")
-                _, note = verdict_contract(contract)
-                if note:
-                    heading.append("  · as under unjudged=zero (p: why)", style="dim")
-            title.update(heading)
+    @work(thread=True, exclusive=True, group="verdicts")
+    def _compare(self, readers: ReadConnections, contract: Contract) -> None:
+        compared = read(readers, lambda ws: compare_workspace(ws, contract))
+        post(self, self.Compared(contract, compared))
 
-        def failed(error: str) -> None:
-            if contract == self.host.contract:
-                self._verdicts_under = None
-                self.compared = None
-                self.query_one(PairVerdicts).show(None)
-                self.query_one(PairWords).show(None)
-                title.update(message_text("Pairs: " + error.splitlines()[0], "red"))
-
-        self.read_in_worker(
-            lambda ws, _stage: compare_workspace(ws, contract),
-            done,
-            failed,
-            group=f"{self.NAME}-verdicts",
-        )
+    def on_review_screen_compared(self, message: Compared) -> None:
+        contract, compared = message.contract, message.compared
+        if contract != self.host.contract:
+            return  # a newer contract is being compared
+        title = self.query_one(f"#{self.NAME}-verdicts-title", Static)
+        if isinstance(compared, Refused):
+            self._verdicts_under = None
+            self.compared = None
+            self.query_one(PairVerdicts).show(None)
+            self.query_one(PairWords).show(None)
+            title.update(message_text("Pairs: " + compared.reason.splitlines()[0], "red"))
+            return
+        self.compared = compared
+        table = self.query_one(PairVerdicts)
+        table.show(compared)
+        self.query_one(PairWords).show(table.current_pair)
+        heading = Text("Pairs", style="bold")
+        if compared is None:
+            heading.append("   fewer than two runs: nothing to compare", style="dim")
+        else:
+            heading.append("   ")
+            heading.append_text(tally(compared))
+            if any(pair.verdict == "could flip" for pair in compared.report.pairs):
+                heading.append("  · grade screen t: their holes first", style="dim")
+            _, note = verdict_contract(contract)
+            if note:
+                heading.append("  · as under unjudged=zero (p: why)", style="dim")
+        title.update(heading)
 
     def action_verdicts(self) -> None:
         """Open the full comparison of the runs, pair by pair."""
@@ -223,7 +216,7 @@ class ReviewScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.watch(self.app, "contract", self._contract_changed, init=False)
-        self.host.grade_saved_signal.subscribe(self, self.grade_saved)
+        self.host.follow_grades(self)
         self.query_one(ContractBar).show(self.host.contract)
         self.started()
 
@@ -251,8 +244,8 @@ class ReviewScreen(Screen[None]):
     def _contract_changed(self, contract: Contract) -> None:
         self.recompute()
 
-    def grade_saved(self, saved: GradeSaved) -> None:
-        """A judgment event is on disk: recompute now if showing, else when shown."""
+    def on_grades_saved(self, _message: GradesSaved) -> None:
+        """Judgment events are on disk: recompute now if showing, else when shown."""
         self.stale = True
         self._verdicts_under = None
         if self.is_current:
@@ -280,41 +273,9 @@ class ReviewScreen(Screen[None]):
 
     # -- workers -----------------------------------------------------------------
 
-    def read_in_worker(
-        self,
-        job: Callable[[Workspace, StageCallback], Result],
-        done: Callable[[Result], None],
-        failed: Callable[[str], None],
-        *,
-        group: str,
-    ) -> None:
-        """Run ``job`` in a thread worker on a borrowed read connection, then call
-        ``done`` with its result or ``failed`` with a judgepool error's message,
-        on the event loop. A newer job of the same ``group`` cancels this one,
-        whose result is then dropped."""
-        readers = self.host.readers
-
-        def read() -> None:
-            worker = get_current_worker()
-
-            def stage(text: str) -> None:
-                if not worker.is_cancelled:
-                    self.post_message(self.Progress(text))
-
-            try:
-                with readers.lease() as ws:
-                    result = job(ws, stage)
-            except JudgepoolError as exc:
-                if not worker.is_cancelled:
-                    self.post_message(self.JobDone(partial(failed, app_refusal(exc))))
-                return
-            if not worker.is_cancelled:
-                self.post_message(self.JobDone(partial(done, result)))
-
-        self.run_worker(read, name=group, group=group, exclusive=True, thread=True)
+    def stage(self, text: str) -> None:
+        """From a worker: say what it is doing now, in a few words ("reading judgments")."""
+        post(self, self.Progress(text))
 
     def on_review_screen_progress(self, message: Progress) -> None:
         self.set_status(Text(literal(message.stage) + "…", style="italic"))
-
-    def on_review_screen_job_done(self, message: JobDone) -> None:
-        message.deliver()

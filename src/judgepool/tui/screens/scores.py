@@ -24,29 +24,31 @@ Bindings (also in the footer):
 
 Scoring runs in a thread worker (group ``scores``, exclusive: a newer
 request cancels an older one) that borrows a read connection to the
-workspace, calls `judgepool.services.review.score_workspace_runs` and hands
-the result back; the screen recomputes when the app's ``contract`` changes
-and after a `GradeSaved` (at once when it is showing, else when it is shown
-again). The layout, the contract, the recomputing and the workers are
+workspace, calls `judgepool.services.review.score_workspace_runs` and posts
+the board (`Scored`); the screen recomputes when the app's ``contract``
+changes and after a grade is saved (at once when it is showing, else when it
+is shown again). The layout, the contract and the recomputing are
 `ReviewScreen`'s.
 """
 
 from __future__ import annotations
 
-from functools import partial
-from typing import ClassVar
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
-from textual import on
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
+from textual.message import Message
 from textual.widgets import DataTable, Static
 
 from judgepool.core.contract import Contract
 from judgepool.core.drilldown import Drilldown
 from judgepool.display import literal
 from judgepool.services.review import Scoreboard, drill_down, score_workspace_runs
+from judgepool.tui.background import Refused, post, read
 from judgepool.tui.dialogs.comparison import ComparisonScreen
 from judgepool.tui.dialogs.drilldown import DrilldownScreen
 from judgepool.tui.refusals import app_refusal, refused_runs_line, unjudged_refusals
@@ -54,6 +56,9 @@ from judgepool.tui.screens.review import ReviewScreen
 from judgepool.tui.widgets.score_histogram import NdcgHistogram
 from judgepool.tui.widgets.score_runs import RunSummaryTable
 from judgepool.tui.widgets.score_table import PerQueryTable
+
+if TYPE_CHECKING:
+    from judgepool.tui.readers import ReadConnections
 
 
 class ScoresScreen(ReviewScreen):
@@ -118,6 +123,19 @@ class ScoresScreen(ReviewScreen):
         ),
     ]
 
+    @dataclass
+    class Scored(Message, bubble=False):
+        """Every run scored under ``contract``, or why they were not."""
+
+        contract: Contract
+        board: Scoreboard | Refused
+
+    @dataclass
+    class DrilledDown(Message, bubble=False):
+        """One query of one run drilled into, or why it was not."""
+
+        drilldown: Drilldown | Refused
+
     def __init__(self) -> None:
         super().__init__()
         self.board: Scoreboard | None = None
@@ -140,17 +158,19 @@ class ScoresScreen(ReviewScreen):
         """Score every run under ``contract``, in a worker."""
         self.set_status(Text("scoring…", style="italic"))
         self.compute_verdicts(contract)
+        self._score(self.host.readers, contract)
 
-        def failed(error: str) -> None:
-            if contract == self.host.contract:
-                self.show_error(error)
+    @work(thread=True, exclusive=True, group="scores")
+    def _score(self, readers: ReadConnections, contract: Contract) -> None:
+        board = read(readers, lambda ws: score_workspace_runs(ws, contract, on_progress=self.stage))
+        post(self, self.Scored(contract, board))
 
-        self.read_in_worker(
-            lambda ws, stage: score_workspace_runs(ws, contract, on_progress=stage),
-            self._scored,
-            failed,
-            group="scores",
-        )
+    def on_scores_screen_scored(self, message: Scored) -> None:
+        if isinstance(message.board, Refused):
+            if message.contract == self.host.contract:
+                self.show_error(message.board.reason)
+            return
+        self._scored(message.board)
 
     def outdated(self) -> bool:
         return self.board is not None and self.board.contract != self.host.contract
@@ -269,16 +289,19 @@ class ScoresScreen(ReviewScreen):
         if self.board is None or run is None or query is None:
             self.notify("highlight a run and one of its queries first", severity="warning")
             return
-        contract = self.board.contract
-        self.read_in_worker(
-            lambda ws, _stage: drill_down(ws, run, query, contract),
-            self._drilled_down,
-            partial(self.notify, severity="error", markup=False),
-            group="scores-drill",
-        )
+        self._drill_down(self.host.readers, run, query, self.board.contract)
 
-    def _drilled_down(self, drilldown: Drilldown) -> None:
-        self.app.push_screen(DrilldownScreen(drilldown))
+    @work(thread=True, exclusive=True, group="scores-drill")
+    def _drill_down(
+        self, readers: ReadConnections, run: str, query: str, contract: Contract
+    ) -> None:
+        post(self, self.DrilledDown(read(readers, lambda ws: drill_down(ws, run, query, contract))))
+
+    def on_scores_screen_drilled_down(self, message: DrilledDown) -> None:
+        if isinstance(message.drilldown, Refused):
+            self.notify(message.drilldown.reason, severity="error", markup=False)
+            return
+        self.app.push_screen(DrilldownScreen(message.drilldown))
 
     def action_compare(self) -> None:
         if self.board is None:

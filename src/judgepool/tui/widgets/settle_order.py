@@ -15,6 +15,8 @@ after an undo. When the current assignment gives the annotator items, only
 the holes among them are offered (the others' holes are theirs to judge).
 A grade only updates the queue, and so do grades given elsewhere meanwhile
 (the comparison's side-by-side lists), taken in before the next ranking.
+Building and ranking run in a thread worker (group ``settle``: a newer one
+cancels the older), which posts the outcome (`Built`, `Ranked`).
 """
 
 from __future__ import annotations
@@ -23,13 +25,14 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from rich.text import Text
+from textual import work
 from textual.message import Message
 from textual.widgets import Static
 
 from judgepool.display import literal
+from judgepool.tui.background import Refused, post, read
 from judgepool.tui.hosts import review_host
-from judgepool.tui.messages import GradeSaved
-from judgepool.tui.thread_jobs import Delivery, deliver, read_in_thread
+from judgepool.tui.messages import GradesSaved
 from judgepool.tui.verdict_jobs import SettleQueue, SettleStep
 from judgepool.tui.widgets.score_format import message as message_text
 
@@ -78,6 +81,18 @@ class SettleOrder(Static):
         query_id: str | None
         doc_id: str | None
 
+    @dataclass
+    class Built(Message, bubble=False):
+        """The settle queue built, with its first step, or why it was not."""
+
+        built: tuple[SettleQueue, SettleStep] | Refused
+
+    @dataclass
+    class Ranked(Message, bubble=False):
+        """The holes ranked again after a grade, or why they were not."""
+
+        step: SettleStep | Refused
+
     def __init__(self, readers: ReadConnections, *, id: str | None = None) -> None:
         super().__init__(id=id, markup=False)
         self.readers = readers
@@ -87,11 +102,15 @@ class SettleOrder(Static):
         self._saved: list[tuple[str, str, int]] = []
 
     def on_mount(self) -> None:
-        review_host(self.app).grade_saved_signal.subscribe(self, self._grade_saved)
+        review_host(self.app).follow_grades(self)
 
-    def _grade_saved(self, saved: GradeSaved) -> None:
-        if self.active and saved.grade is not None:
-            self._saved.append((saved.query_id, saved.doc_id, saved.grade))
+    def on_grades_saved(self, message: GradesSaved) -> None:
+        if self.active:
+            self._saved += [
+                (saved.query_id, saved.doc_id, saved.grade)
+                for saved in message.saved
+                if saved.grade is not None
+            ]
 
     @property
     def active(self) -> bool:
@@ -104,13 +123,15 @@ class SettleOrder(Static):
         self._saved = []  # the queue is read from the workspace: it has them
         self.update(Text("settle order: finding the holes…", style="italic magenta"))
 
-        annotator = review_host(self.app).annotator
+        self._build(contract, review_host(self.app).annotator)
 
+    @work(thread=True, exclusive=True, group="settle")
+    def _build(self, contract: Contract, annotator: str) -> None:
         def build(ws: Workspace) -> tuple[SettleQueue, SettleStep]:
             queue = SettleQueue.of_workspace(ws, contract, annotator=annotator)
             return queue, queue.step()
 
-        read_in_thread(self, self.readers, build, self._built, self._failed, group="settle")
+        post(self, self.Built(read(self.readers, build)))
 
     def stop(self) -> None:
         """Leave settle order (a computation under way is dropped)."""
@@ -128,23 +149,41 @@ class SettleOrder(Static):
         # this grade, and any given elsewhere since the last ranking (a grade
         # taken in twice changes nothing)
         saved, self._saved = self._saved, []
+        self._rank(queue, saved, (query_id, doc_id), grade)
 
+    @work(thread=True, exclusive=True, group="settle")
+    def _rank(
+        self,
+        queue: SettleQueue,
+        saved: list[tuple[str, str, int]],
+        item: tuple[str, str],
+        grade: int | None,
+    ) -> None:
         def rank(_ws: Workspace) -> SettleStep:
-            for item in saved:
-                queue.judge(*item)
+            for taken in saved:
+                queue.judge(*taken)
             if grade is None:
-                queue.defer(query_id, doc_id)
+                queue.defer(*item)
             else:
-                queue.judge(query_id, doc_id, grade)
+                queue.judge(*item, grade)
             return queue.step()
 
-        read_in_thread(self, self.readers, rank, self._stepped, self._failed, group="settle")
+        post(self, self.Ranked(read(self.readers, rank)))
 
-    def _built(self, built: tuple[SettleQueue, SettleStep]) -> None:
+    def on_settle_order_built(self, message: Built) -> None:
+        if isinstance(message.built, Refused):
+            self._failed(message.built.reason)
+            return
         if not self.active:
             return
-        self.queue, step = built
+        self.queue, step = message.built
         self._stepped(step)
+
+    def on_settle_order_ranked(self, message: Ranked) -> None:
+        if isinstance(message.step, Refused):
+            self._failed(message.step.reason)
+            return
+        self._stepped(message.step)
 
     def _stepped(self, step: SettleStep) -> None:
         if not self.active:
@@ -163,6 +202,3 @@ class SettleOrder(Static):
         self.queue = None
         self.notify(literal(error), title="settle order", severity="error", markup=False)
         self.update(message_text("no settle order: " + error.splitlines()[0], "bold red"))
-
-    def on_delivery(self, message: Delivery) -> None:
-        deliver(message)

@@ -1,6 +1,6 @@
 """The grade screen's clock: how long the current document has been shown, and
 the annotator's grades per hour (shown at the end of the status line,
-`judgepool.tui.widgets.grade_status.StatusLine`).
+`judgepool.tui.screens.grade.status.StatusLine`).
 
 The seconds run from when the grade screen first showed the document (a note
 or an undo that shows it again does not restart them); they are what a grade

@@ -1,9 +1,9 @@
 """The grade screen's keys: a digit grades, the rest move, note, undo and read,
 and open the guidelines and the annotator's own items.
 
-Kept beside `judgepool.tui.screens.grade` so that module holds the screen's
-behaviour; the footer, the help screen and the palette list these bindings
-with their tooltips.
+Kept beside `judgepool.tui.screens.grade.screen` so that module holds the
+screen's behaviour; the footer, the help screen and the palette list these
+bindings with their tooltips.
 """
 
 from __future__ import annotations

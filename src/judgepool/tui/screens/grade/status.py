@@ -5,10 +5,11 @@ wrote, in order, each a grade, an unsure mark, or a note added to a judgment
 already given (not a judgment): undo takes them back newest first, and the
 status line counts them apart, "12 judged this session · 2 unsure", where
 "judged" counts grades only. `status_line` puts the line together, and
-`saved_line` says what was saved.
+`saved_line` says what was saved. The screen and its parts say what
+happened as `Words`, (text, style) pairs, each text shown literally.
 
 `StatusLine` shows that line, and at its right end the clock (the seconds on
-the document and the annotator's rate, `judgepool.tui.widgets.grade_clock`)
+the document and the annotator's rate, `judgepool.tui.screens.grade.clock`)
 where there is room for it: in full, else short, else without the line's
 hint of a key (``t settle order``), else not at all, so the line's own words
 are never cut for the clock. It ticks once a second.
@@ -27,11 +28,13 @@ from judgepool.core.errors import JudgepoolError
 from judgepool.services.own_review import own_rate
 from judgepool.services.workspace import StorageError
 from judgepool.tui.hosts import grading_host
-from judgepool.tui.widgets.grade_clock import GradeClock
+from judgepool.tui.screens.grade.clock import GradeClock
 from judgepool.tui.widgets.highlight import literal_text
 
 Item = tuple[str, str]
 Kind = Literal["grade", "unsure", "note"]
+Words = tuple[str, str]
+"""Words for the status line and their style; the words shown literally (data may be among them)."""
 
 
 class SessionTally:
