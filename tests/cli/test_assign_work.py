@@ -210,6 +210,20 @@ def test_settle_assigns_the_first_holes_in_settle_order(tmp_path: Path) -> None:
     )  # fmt: skip
 
 
+def test_settle_on_a_freshly_pooled_workspace_assigns_its_holes(tmp_path: Path) -> None:
+    """Before the first grade every pooled document is a hole, as ``holes
+    --workspace`` lists them; ``assign --settle`` said there was none."""
+    path = pooled_workspace(tmp_path / "fresh.sqlite", depth=4)
+    listed = judgepool("holes", "--workspace", path, "--order", "settle", "--format", "json")
+    assert listed.returncode == 0, listed.stderr
+    holes = [(entry["query_id"], entry["doc_id"]) for entry in json.loads(listed.stdout)]
+    assert len(holes) == 3 * 10  # every document of each top 10
+    pooled = [hole for hole in holes if int(hole[1][-2:]) < 4]  # the top 4, pooled
+    done = judgepool("assign", path, "--annotators", "alice,bob", "--overlap", "1", "--settle", "5")
+    assert done.returncode == 0, done.stderr
+    assert sorted((q, d) for _, q, d in assigned_rows(path, 1)) == sorted(pooled[:5])
+
+
 def test_too_few_items_for_every_pair_is_a_warning_with_the_numbers(ws: Path) -> None:
     names = ",".join(f"a{i:02d}" for i in range(30))
     done = judgepool("assign", ws, "--annotators", names, "--overlap", "2")

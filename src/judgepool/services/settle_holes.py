@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from judgepool.core.errors import InputError
 from judgepool.services.judgments_source import workspace_source
+from judgepool.services.pools import pooled_queries
 from judgepool.services.scoring import run_names, stored_source
 from judgepool.services.verdicts import HoleListing, list_holes, verdict_contract
 from judgepool.store.workspace import Workspace
@@ -28,4 +29,13 @@ def workspace_settle_order(ws: Workspace, *, limit: int | None = None) -> HoleLi
     judged = workspace_source(ws)
     contract, _ = verdict_contract(ws.default_contract())
     sources = [stored_source(ws, name) for name in names]
-    return list_holes(sources, judged, contract, order="settle", limit=limit)
+    # as ``holes --workspace``: a pooled query before its first grade is all
+    # holes (without it, a freshly pooled workspace had "no hole" to assign)
+    return list_holes(
+        sources,
+        judged,
+        contract,
+        order="settle",
+        limit=limit,
+        unjudged_queries=pooled_queries(ws),
+    )
