@@ -190,7 +190,7 @@ def parse_regular(data: bytes | bytearray) -> Block | None:
     for binary_text in (False, True):
         if not binary_text and tokens is None:
             continue
-        table = _arrow_read(pa.py_buffer(data), None if binary_text else tokens, held=data)
+        table = _arrow_read_bytes(data, None if binary_text else tokens)
         if table is None:
             continue
         holder = [table]
@@ -218,9 +218,7 @@ def _first_line_tokens(data: bytes | bytearray) -> tuple[bytes, bytes] | None:
     return bytes(parts[1]), bytes(parts[5])
 
 
-def _arrow_read(
-    source: Any, q0_tag: tuple[bytes, bytes] | None, held: object = None
-) -> pa.Table | None:
+def _arrow_read(source: Any, q0_tag: tuple[bytes, bytes] | None) -> pa.Table | None:
     """pyarrow's parse of ``source`` as single-space separated six-column lines.
 
     With ``q0_tag``, the Q0 and tag columns are typed null with those two values
@@ -228,12 +226,20 @@ def _arrow_read(
     doubled or trailing space included) fails the parse. Without, they are read
     as binary, for `_vouch` to check.
 
-    ``held`` is the Python object pyarrow's threads hold while they read
-    (``source`` itself, a file object, unless given): the parse returns only
-    once they let go of it (`_let_go`).
+    The parse returns only once pyarrow's threads let go of ``source`` (a
+    file object), `_LetGo`.
     """
-    with _LetGo(source if held is None else held):
+    with _LetGo(source):
         return _parse(source, q0_tag)
+
+
+def _arrow_read_bytes(
+    data: bytes | bytearray, q0_tag: tuple[bytes, bytes] | None
+) -> pa.Table | None:
+    """`_arrow_read` of bytes in memory. The buffer pyarrow reads holds ``data``:
+    it is made inside the wait (`_LetGo`), so that the wait counts its reference."""
+    with _LetGo(data):
+        return _parse(pa.py_buffer(data), q0_tag)
 
 
 class _LetGo:
