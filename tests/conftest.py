@@ -11,6 +11,6 @@ from __future__ import annotations
 
 import os
 
-for _name in ("COLUMNS", "LINES"):
-    if os.environ.get("PYTEST_XDIST_WORKER"):
+if os.environ.get("PYTEST_XDIST_WORKER"):
+    for _name in ("COLUMNS", "LINES"):
         os.environ.pop(_name, None)
