@@ -62,7 +62,7 @@ from judgepool.core.ranking import order_entries
 from judgepool.core.types import Evaluation, QueryResult
 from judgepool.formats.fast_run import parse_run_bytes, read_run_columns
 from judgepool.formats.trec import read_qrels, read_run
-from judgepool.services.streaming import score_in_chunks
+from judgepool.services.runs.streaming import score_in_chunks
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 
@@ -237,7 +237,7 @@ def fast_evaluator(case: Case) -> Evaluator:
 
 def streamed_evaluator(case: Case) -> Evaluator:
     """The same case read and scored in chunks of whole queries
-    (`services.streaming`), with 64 kB reads: many cuts on every run."""
+    (`services.runs.streaming`), with 64 kB reads: many cuts on every run."""
     judgments = read_qrels(DATA / case.qrels, case.scale).judgments
 
     def evaluate_streamed(contract: Contract) -> Evaluation:

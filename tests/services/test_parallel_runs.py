@@ -1,4 +1,4 @@
-"""services.parallel_runs: workers stopped on a failure, a killed worker
+"""services.runs.parallel_runs: workers stopped on a failure, a killed worker
 reported, errors rebuilt whole from their pickles."""
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from judgepool.core.errors import (
     UnjudgedRejected,
 )
 from judgepool.services.judgments_source import JudgmentsSource
-from judgepool.services.parallel_runs import (
+from judgepool.services.runs.parallel_runs import (
     Against,
     RemoteTraceback,
     RunJob,
@@ -35,7 +35,7 @@ from judgepool.services.parallel_runs import (
     parallel,
     score_task,
 )
-from judgepool.services.worker_pool import WorkerPool
+from judgepool.services.runs.worker_pool import WorkerPool
 from judgepool.store.workspace import WorkspaceBusy
 
 QUERIES = 3000

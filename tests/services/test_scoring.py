@@ -16,7 +16,7 @@ from judgepool.core.errors import InputError
 from judgepool.core.scored_run import ScoredRun
 from judgepool.services.imports import import_run
 from judgepool.services.judgments_source import JudgmentsSource
-from judgepool.services.scoring import (
+from judgepool.services.runs.scoring import (
     file_source,
     has_run,
     run_names,

@@ -1,6 +1,6 @@
 """A run audited in chunks gives the whole-file audit's report, byte for byte.
 
-`services.streamed_audit` is held to the whole-file fast audit
+`services.runs.streamed_audit` is held to the whole-file fast audit
 (`fast_audit_file` below the streaming threshold) and to the reference audit
 (`formats.trec.read_run(collect_errors=True)` + `audit.audit_run`) on the
 random files of `tests/core/test_fast_audit` (bad lines of every kind among
@@ -22,15 +22,19 @@ from typing import Any
 
 import pytest
 
-import judgepool.services.streaming as streaming
+import judgepool.services.runs.streaming as streaming
 from judgepool.core.audit import AuditReport, audit_run
 from judgepool.core.contract import Contract
 from judgepool.core.errors import InputError, PolicyError
 from judgepool.formats.trec import read_run
-from judgepool.services.auditing import fast_audit_file, score_and_audit_file, score_and_audit_run
 from judgepool.services.judgments_source import JudgmentsSource
-from judgepool.services.scoring import audit_run_file
-from judgepool.services.streamed_audit import audit_in_chunks, score_and_audit_in_chunks
+from judgepool.services.runs.auditing import (
+    fast_audit_file,
+    score_and_audit_file,
+    score_and_audit_run,
+)
+from judgepool.services.runs.scoring import audit_run_file
+from judgepool.services.runs.streamed_audit import audit_in_chunks, score_and_audit_in_chunks
 from tests.core.test_fast_audit import Judged, show_difference, write_case
 from tests.services.test_streaming import CHUNK_SIZES, _split_run
 

@@ -1,6 +1,6 @@
 """A run scored in chunks gives the whole-file numbers, bit for bit.
 
-`services.streaming.score_in_chunks` is held to the whole-file fast path
+`services.runs.streaming.score_in_chunks` is held to the whole-file fast path
 (`evaluate_columns(read_run_columns(path))`, itself held to the reference) on
 random runs over the fast engine's ID domain (`tests/core/test_fast_vs_reference`),
 read in tiny chunks that force a cut inside queries, at query boundaries and
@@ -25,13 +25,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import judgepool.services.streaming as streaming
+import judgepool.services.runs.streaming as streaming
 from judgepool.core.contract import Contract
 from judgepool.core.errors import DuplicatesRejected, InputError, UnjudgedRejected
 from judgepool.core.fast import evaluate_columns_with_tops
 from judgepool.formats.fast_run import read_run_columns
 from judgepool.services.judgments_source import JudgmentsSource
-from judgepool.services.scoring import file_source, score_run, score_run_with_tops
+from judgepool.services.runs.scoring import file_source, score_run, score_run_with_tops
 from tests.compare import assert_same_evaluation
 from tests.core.test_fast_vs_reference import Judged, Row, cases
 

@@ -28,7 +28,7 @@ from judgepool.core.engines import Engine
 from judgepool.core.errors import UnjudgedRejected
 from judgepool.core.scored_run import ScoredRun
 from judgepool.display import literal
-from judgepool.services.parallel_runs import audit_task, score_and_audit_task, score_task
+from judgepool.services.runs.parallel_runs import audit_task, score_and_audit_task, score_task
 
 
 @main.command()

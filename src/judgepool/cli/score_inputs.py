@@ -29,8 +29,8 @@ from judgepool.core.errors import InputError
 from judgepool.services.judgments_source import JudgmentsSource, qrels_source
 
 if TYPE_CHECKING:
-    from judgepool.services.parallel_runs import RunTask
-    from judgepool.services.scoring import RunSource
+    from judgepool.services.runs.parallel_runs import RunTask
+    from judgepool.services.runs.scoring import RunSource
     from judgepool.services.workspace import Workspace
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -121,7 +121,7 @@ class RunInputs:
     def sources(self) -> list[RunSource]:
         """Each run named: a stored run of the workspace, or a run file (each
         looked up, then opened, before the next)."""
-        from judgepool.services.scoring import file_source, stored_source
+        from judgepool.services.runs.scoring import file_source, stored_source
 
         sources = []
         for ref in self.refs:
@@ -133,8 +133,8 @@ class RunInputs:
 
     def map(self, task: RunTask[T], engine: Engine, jobs: int | None) -> list[T]:
         """``task`` of every run, in order, up to ``jobs`` at once (None: the
-        default; see `judgepool.services.parallel_runs`)."""
-        from judgepool.services.parallel_runs import Against, RunJob, map_runs
+        default; see `judgepool.services.runs.parallel_runs`)."""
+        from judgepool.services.runs.parallel_runs import Against, RunJob, map_runs
 
         ws = self.workspace
         return map_runs(
@@ -160,7 +160,7 @@ def reading_runs(request: RunsRequest, *, warm_workers: bool = False) -> Iterato
     progress = StageProgress(enabled=sys.stderr.isatty())
     with progress:
         if warm_workers:
-            from judgepool.services.parallel_runs import warm_up
+            from judgepool.services.runs.parallel_runs import warm_up
 
             warm_up()
         progress.update("reading judgments")
@@ -201,7 +201,7 @@ def stored_or_file(ws: Workspace | None, ref: str) -> str:
     path: a regular file, or a stream (a FIFO, a device such as /dev/stdin),
     which the readers take as it comes. A directory is refused here."""
     if ws is not None:
-        from judgepool.services.scoring import has_run
+        from judgepool.services.runs.scoring import has_run
 
         if has_run(ws, ref):
             return "stored"
@@ -219,7 +219,7 @@ def run_refs(ws: Workspace | None, runs: Sequence[str]) -> list[str]:
     if runs:
         return list(runs)
     if ws is not None:
-        from judgepool.services.scoring import run_names
+        from judgepool.services.runs.scoring import run_names
 
         names = run_names(ws)
         if names:
@@ -249,6 +249,6 @@ def jobs_option(func: F) -> F:
 
 def jobs_for(jobs: int | None, runs: int) -> int:
     """The ``--jobs`` given, or the default for ``runs`` runs."""
-    from judgepool.services.parallel_runs import default_jobs
+    from judgepool.services.runs.parallel_runs import default_jobs
 
     return default_jobs(runs) if jobs is None else jobs

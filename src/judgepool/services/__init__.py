@@ -8,14 +8,10 @@
 - `pools`: choose the documents to judge; `search_judge`: find documents the
   pool missed, and judge them;
 - scoring runs: `judgments_source` (the judgments runs are scored against, a
-  qrels file or a workspace under a rule, read once), `scoring` (score and
-  audit runs, files or stored), `auditing`
-  (the audit on the fast engine), `streaming` and `streamed_audit` (a large
-  run file scored or audited in chunks), `parallel_runs` (many runs, in
-  worker processes: `worker_pool`, whose forking process imports
-  `parallel_preload` first), `verdicts` (compare runs, and the holes between
-  them and a verdict), `evaluations` (store scores and say whether they are
-  current; `app_evaluations`: the app's);
+  qrels file or a workspace under a rule, read once), `runs` (a subpackage:
+  score and audit runs, files or stored, one or many at once), `verdicts`
+  (compare runs, and the holes between them and a verdict), `evaluations`
+  (store scores and say whether they are current; `app_evaluations`: the app's);
 - `review`: what the app's audit and scores screens show; `all_holes`: every
   run's holes at once; `app_queries` and `text_parts`: what its grade screen
   reads; `live`: following a workspace other processes write to;

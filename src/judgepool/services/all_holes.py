@@ -29,7 +29,7 @@ from judgepool.core.settle import Hole, find_holes
 from judgepool.core.types import Judgments
 from judgepool.services.consensus import workspace_judgments
 from judgepool.services.judgments_source import JudgmentsSource
-from judgepool.services.scoring import run_names, score_run_with_tops, stored_source
+from judgepool.services.runs.scoring import run_names, score_run_with_tops, stored_source
 from judgepool.services.text_parts import text_part
 from judgepool.store.runs import run_query_ids
 from judgepool.store.workspace import Workspace

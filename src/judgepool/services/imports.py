@@ -201,8 +201,8 @@ def import_run(
 
 def _streams(path: str | Path) -> bool:
     """Whether the run file is large enough to be imported in chunks."""
+    from judgepool.services.runs.streaming import streams
     from judgepool.services.streamed_import import IMPORT_STREAM_FROM_BYTES
-    from judgepool.services.streaming import streams
 
     return streams(path, IMPORT_STREAM_FROM_BYTES)
 

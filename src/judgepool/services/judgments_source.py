@@ -6,7 +6,7 @@ comparing, listing holes) takes one, beside the contract it scores under: the
 judgments do not depend on the contract (a qrels file is only checked against
 its scale), so the app scores one source under each contract it is asked for.
 A source holds plain values (the workspace by its path, not a connection), so
-it crosses to the worker processes of `judgepool.services.parallel_runs` as it is.
+it crosses to the worker processes of `judgepool.services.runs.parallel_runs` as it is.
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ show as they are:
   workspace's judgments under one contract, as a `Scoreboard`. A run that a
   ``reject`` policy refuses is kept in the board with the refusal's message, so
   one refused run never hides the others. Each run is scored by
-  `judgepool.services.scoring.score_run` (fast engine), as ``judgepool score
+  `judgepool.services.runs.scoring.score_run` (fast engine), as ``judgepool score
   --workspace`` does, on the same judgments (`workspace_source` under the
   workspace's consensus rule).
 - `audit_workspace_run`: a run's audit report (`audit_stored_run`, as
@@ -37,10 +37,10 @@ from judgepool.core.progress import StageCallback, no_stage
 from judgepool.core.query_audit import QueryAudit, audit_queries
 from judgepool.core.scored_run import ScoredRun
 from judgepool.core.types import Evaluation, RunEntry
-from judgepool.services.auditing import score_and_audit_stored
 from judgepool.services.consensus import workspace_judgments
 from judgepool.services.judgments_source import JudgmentsSource, workspace_source
-from judgepool.services.scoring import audit_stored_run, run_names, score_run, stored_source
+from judgepool.services.runs.auditing import score_and_audit_stored
+from judgepool.services.runs.scoring import audit_stored_run, run_names, score_run, stored_source
 from judgepool.store.runs import run_entries
 from judgepool.store.workspace import Workspace
 
@@ -159,7 +159,7 @@ def audit_workspace_run(
 ) -> RunAudit:
     """Audit a stored run against the workspace's judgments at the contract's k,
     and score it under the contract (a refusal is kept as its message). The
-    fast engine does both in one pass (`services.auditing`); ``reference``
+    fast engine does both in one pass (`services.runs.auditing`); ``reference``
     audits with the reference audit."""
     on_progress("reading judgments")
     judged = workspace_source(ws, rule)

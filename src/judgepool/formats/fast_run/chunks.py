@@ -21,7 +21,7 @@ as `read_run_columns_collecting` collects them, and the reading goes on;
 Whether queries really are kept together is for the reader of the chunks to
 check (`core.fast.chunked`): a query that comes back after another one spans
 two chunks. `RunBlocks` gives the same rows without the cutting at query
-boundaries, for a pass that does not need it (`services.streaming`'s
+boundaries, for a pass that does not need it (`services.runs.streaming`'s
 external grouping).
 """
 

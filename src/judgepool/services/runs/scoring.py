@@ -41,7 +41,7 @@ class RunSource:
     """Where a run's lines come from, read the way each engine wants them:
     ``columns`` for the fast engine, ``entries`` (the lines and the run's
     digest) for the reference one. Each reads only when called. ``path``: a
-    run file's, which the fast engine may read in chunks (`services.streaming`)."""
+    run file's, which the fast engine may read in chunks (`services.runs.streaming`)."""
 
     name: str
     columns: Callable[[], RunColumns]
@@ -125,7 +125,7 @@ def _score(
     on_progress(f"reading {name}")
     tops: dict[str, TopK] | None = None
     if engine == "fast" and source.path is not None and _streams(source.path):
-        from judgepool.services.streaming import score_in_chunks
+        from judgepool.services.runs.streaming import score_in_chunks
 
         merged, digest = score_in_chunks(
             source.path, name, judgments, contract, with_tops=with_tops, on_progress=on_progress
@@ -164,7 +164,7 @@ def _check_engine(engine: Engine) -> None:
 
 def _streams(path: str) -> bool:
     """Whether the run file is large enough to be read in chunks (see there)."""
-    from judgepool.services.streaming import streams
+    from judgepool.services.runs.streaming import streams
 
     return streams(path)
 
@@ -183,10 +183,10 @@ def audit_run_file(
     on_progress: StageCallback = no_stage,
 ) -> AuditReport:
     """Audit one run file, reading past bad lines to list them all, with
-    ``engine`` (both give the same report; see `services.auditing`)."""
+    ``engine`` (both give the same report; see `services.runs.auditing`)."""
     _check_engine(engine)
     if engine == "fast":
-        from judgepool.services.auditing import fast_audit_file
+        from judgepool.services.runs.auditing import fast_audit_file
 
         return fast_audit_file(path, judgments, contract, on_progress=on_progress)
     name = str(path)

@@ -2,7 +2,7 @@
 `audit_in_chunks` (``judgepool audit``) and `score_and_audit_in_chunks`
 (``judgepool score --audit``, both from the one reading).
 
-The files `services.streaming.streams` picks (regular files of 512 MB or
+The files `services.runs.streaming.streams` picks (regular files of 512 MB or
 more) are read as scoring reads them (`formats.fast_run.chunks.RunChunks`):
 each chunk of whole queries is audited alone (`core.fast.audit.audit_indexed`)
 and the parts merged (`finish_audit`), which gives the whole-file audit's
@@ -41,8 +41,8 @@ from judgepool.core.types import Judgments
 from judgepool.formats.fast_run.chunks import RunBlocks, RunChunks
 from judgepool.formats.fast_run.partitions import QueryPartitions
 from judgepool.formats.trec import BadLine
-from judgepool.services.auditing import AuditedRun
-from judgepool.services.streaming import grouping_partitions, stderr_note
+from judgepool.services.runs.auditing import AuditedRun
+from judgepool.services.runs.streaming import grouping_partitions, stderr_note
 
 
 class _ChunkedAudit:

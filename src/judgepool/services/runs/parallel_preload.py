@@ -1,4 +1,4 @@
-"""What the process that forks `judgepool.services.worker_pool`'s workers
+"""What the process that forks `judgepool.services.runs.worker_pool`'s workers
 imports once, before its first fork (its "preload"): never imported elsewhere.
 
 Importing this module makes that process ignore Ctrl-C, which it then passes
@@ -15,7 +15,7 @@ signal.signal(signal.SIGINT, signal.SIG_IGN)
 import judgepool.core.fast  # noqa: E402
 import judgepool.core.fast.audit  # noqa: E402
 import judgepool.formats.fast_run  # noqa: E402
-import judgepool.services.auditing  # noqa: E402
-import judgepool.services.parallel_runs  # noqa: E402
-import judgepool.services.scoring  # noqa: E402
-import judgepool.services.worker_pool  # noqa: E402, F401
+import judgepool.services.runs.auditing  # noqa: E402
+import judgepool.services.runs.parallel_runs  # noqa: E402
+import judgepool.services.runs.scoring  # noqa: E402
+import judgepool.services.runs.worker_pool  # noqa: E402, F401

@@ -1,4 +1,4 @@
-"""The worker processes behind `judgepool.services.parallel_runs.map_runs`: at
+"""The worker processes behind `judgepool.services.runs.parallel_runs.map_runs`: at
 most ``jobs`` of them, each reading one run after another, and their results
 given back in the order the runs were named.
 
@@ -45,7 +45,7 @@ from judgepool.core.progress import StageCallback, no_stage
 # milliseconds, with the engine already imported. 'spawn' would pay the imports
 # in every worker.
 START_METHOD: Final = "forkserver"
-PRELOAD: Final = "judgepool.services.parallel_preload"
+PRELOAD: Final = "judgepool.services.runs.parallel_preload"
 # How long a stopped worker is given to end before it is killed.
 STOP_GRACE_SECONDS: Final = 5.0
 

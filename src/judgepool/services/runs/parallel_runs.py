@@ -1,6 +1,6 @@
 """Many runs at once: each run scored (or audited, or read for its top k) in a
 worker process, at most ``jobs`` at a time, the results given back in the
-order the runs were named (the processes: `judgepool.services.worker_pool`).
+order the runs were named (the processes: `judgepool.services.runs.worker_pool`).
 (``compare`` and ``holes`` read their runs through `RunSource` closures, which
 do not cross a process boundary: they read one run after another.)
 
@@ -35,10 +35,10 @@ from judgepool.formats.source import is_regular_file
 from judgepool.services.judgments_source import JudgmentsSource
 
 # the pool's names that callers of this module use (the command line, tests)
-from judgepool.services.worker_pool import RemoteTraceback as RemoteTraceback
-from judgepool.services.worker_pool import WorkerPool
-from judgepool.services.worker_pool import WorkerStopped as WorkerStopped
-from judgepool.services.worker_pool import warm_up as warm_up
+from judgepool.services.runs.worker_pool import RemoteTraceback as RemoteTraceback
+from judgepool.services.runs.worker_pool import WorkerPool
+from judgepool.services.runs.worker_pool import WorkerStopped as WorkerStopped
+from judgepool.services.runs.worker_pool import warm_up as warm_up
 
 if TYPE_CHECKING:
     from judgepool.store.workspace import Workspace
@@ -119,7 +119,7 @@ def score_task(
     against: Against, ref: str, ws: Workspace | None, on_progress: StageCallback
 ) -> ScoredRun:
     """`score_run` of one run."""
-    from judgepool.services.scoring import file_source, score_run, stored_source
+    from judgepool.services.runs.scoring import file_source, score_run, stored_source
 
     source = stored_source(ws, ref) if ws is not None else file_source(ref)
     return score_run(
@@ -131,7 +131,7 @@ def audit_task(
     against: Against, ref: str, ws: Workspace | None, on_progress: StageCallback
 ) -> AuditReport:
     """The audit of one run."""
-    from judgepool.services.scoring import audit_run_file, audit_stored_run
+    from judgepool.services.runs.scoring import audit_run_file, audit_stored_run
 
     if ws is not None:
         return audit_stored_run(
@@ -148,7 +148,7 @@ def score_and_audit_task(
     against: Against, ref: str, ws: Workspace | None, on_progress: StageCallback
 ) -> tuple[ScoredRun, AuditReport]:
     """`score_and_audit_run` of one run (``score --audit``)."""
-    from judgepool.services.auditing import score_and_audit_run
+    from judgepool.services.runs.auditing import score_and_audit_run
 
     return score_and_audit_run(
         ws, ref, against.judged, against.contract, engine=against.engine, on_progress=on_progress

@@ -3,12 +3,12 @@ what ``judgepool audit``, ``judgepool score --audit`` and the app's audit
 screen run with ``--engine fast`` (the default).
 
 The columnar audit (`judgepool.core.fast.audit`) gives the reference audit's
-report item for item (`judgepool.services.scoring.audit_run_file` with
+report item for item (`judgepool.services.runs.scoring.audit_run_file` with
 ``engine="reference"`` computes that one); only the reading and the
 computing differ: the run is read into columns, collecting its bad lines
 (`read_run_columns_collecting`), and audited with array operations. A file
-large enough to be scored in chunks (`services.streaming.streams`) is audited
-in chunks too (`services.streamed_audit`), in bounded memory.
+large enough to be scored in chunks (`services.runs.streaming.streams`) is audited
+in chunks too (`services.runs.streamed_audit`), in bounded memory.
 """
 
 from __future__ import annotations
@@ -59,7 +59,7 @@ def fast_audit_file(
     refuse_workspace_file(path)
     on_progress(f"reading {name}")
     if _streams(path):
-        from judgepool.services.streamed_audit import audit_in_chunks
+        from judgepool.services.runs.streamed_audit import audit_in_chunks
 
         return audit_in_chunks(path, judgments, contract, on_progress=on_progress)
     collected = read_run_columns_collecting(path)
@@ -94,7 +94,7 @@ def score_and_audit_file(
     refuse_workspace_file(path)
     on_progress(f"reading {name}")
     if _streams(path):
-        from judgepool.services.streamed_audit import score_and_audit_in_chunks
+        from judgepool.services.runs.streamed_audit import score_and_audit_in_chunks
 
         return score_and_audit_in_chunks(
             path, judgments, qrels_digest, contract, on_progress=on_progress
@@ -110,7 +110,7 @@ def score_and_audit_file(
 
 def _streams(path: str | Path) -> bool:
     """Whether the run file is large enough to be read in chunks."""
-    from judgepool.services.streaming import streams
+    from judgepool.services.runs.streaming import streams
 
     return streams(path)
 
@@ -171,7 +171,7 @@ def score_and_audit_run(
     by the name ``ref``, or the file ``ref`` when ``ws`` is None. One pass on
     the fast engine; the reference engine scores, then audits with the
     reference audit. A contract's refusal is raised, as scoring alone raises it."""
-    from judgepool.services.scoring import (
+    from judgepool.services.runs.scoring import (
         audit_run_file,
         audit_stored_run,
         file_source,
