@@ -121,7 +121,8 @@ def breakdown(runs: list[Path], qrels_path: Path) -> dict[str, float]:
     from judgepool.core.verdicts import RunInput, population
     from judgepool.formats.trec import read_qrels
     from judgepool.services.judgments_source import JudgmentsSource
-    from judgepool.services.runs.scoring import file_source, score_run_with_tops
+    from judgepool.services.runs.scoring import score_run_with_tops
+    from judgepool.services.runs.sources import file_source
 
     contract = build_contract(None, "trec_eval", {"k": 10})
     qrels = read_qrels(qrels_path, contract.scale)

@@ -18,7 +18,8 @@ from judgepool.services.consensus import workspace_judgments
 from judgepool.services.imports import import_documents, import_queries, import_run
 from judgepool.services.judging import judge
 from judgepool.services.judgments_source import JudgmentsSource
-from judgepool.services.runs.scoring import run_names, score_run_with_tops, stored_source
+from judgepool.services.runs.scoring import score_run_with_tops
+from judgepool.services.runs.sources import run_names, stored_source
 from judgepool.services.workspace import Workspace, init_workspace, open_workspace
 
 DOCS = "a\tline one   two\t\nb\tThe companyâ\x80\x99s plan\nc\t" + "long " * 100 + "\n"

@@ -16,13 +16,8 @@ from judgepool.core.errors import InputError
 from judgepool.core.scored_run import ScoredRun
 from judgepool.services.imports import import_run
 from judgepool.services.judgments_source import JudgmentsSource
-from judgepool.services.runs.scoring import (
-    file_source,
-    has_run,
-    run_names,
-    score_run,
-    stored_source,
-)
+from judgepool.services.runs.scoring import score_run
+from judgepool.services.runs.sources import file_source, has_run, run_names, stored_source
 from judgepool.services.workspace import Workspace, init_workspace
 from tests.compare import assert_same_evaluation
 

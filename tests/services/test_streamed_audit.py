@@ -1,7 +1,7 @@
 """A run audited in chunks gives the whole-file audit's report, byte for byte.
 
-`services.runs.streamed_audit` is held to the whole-file fast audit
-(`fast_audit_file` below the streaming threshold) and to the reference audit
+`services.runs.auditing.audit_in_chunks` is held to the whole-file fast audit
+(`audit_run_file` below the streaming threshold) and to the reference audit
 (`formats.trec.read_run(collect_errors=True)` + `audit.audit_run`) on the
 random files of `tests/core/test_fast_audit` (bad lines of every kind among
 comments and blank lines, CR LF, a byte order mark, gzip, runs that split
@@ -29,12 +29,12 @@ from judgepool.core.errors import InputError, PolicyError
 from judgepool.formats.trec import read_run
 from judgepool.services.judgments_source import JudgmentsSource
 from judgepool.services.runs.auditing import (
-    fast_audit_file,
+    audit_in_chunks,
+    audit_run_file,
     score_and_audit_file,
+    score_and_audit_in_chunks,
     score_and_audit_run,
 )
-from judgepool.services.runs.scoring import audit_run_file
-from judgepool.services.runs.streamed_audit import audit_in_chunks, score_and_audit_in_chunks
 from tests.core.test_fast_audit import Judged, show_difference, write_case
 from tests.services.test_streaming import CHUNK_SIZES, _split_run
 
@@ -77,7 +77,7 @@ def _outcome(compute: Any) -> tuple[str, Any]:
 def _check(path: Path, judgments: Judged, contract: Contract, chunk_bytes: int) -> list[str]:
     """Assert both chunked passes equal the whole-file ones on ``path``; the notes said."""
     notes: list[str] = []
-    whole = fast_audit_file(path, judgments, contract)
+    whole = audit_run_file(path, judgments, contract)
     expected = _reference(path, judgments, contract)
     assert whole == expected, show_difference(expected, whole)
     got = audit_in_chunks(path, judgments, contract, chunk_bytes=chunk_bytes, on_note=notes.append)
@@ -190,7 +190,7 @@ def test_a_tie_of_zeros_reports_the_first_member_s_sign_in_any_chunk(tmp_path: P
     path.write_text("q Q0 c 1 0.0 t\nq Q0 b 2 0.0 t\nq Q0 a 3 -0.0 t\n", "ascii")
     judgments = {"q": {"a": 1}}
     contract = Contract(k=2, ties="docid")
-    report = fast_audit_file(path, judgments, contract)
+    report = audit_run_file(path, judgments, contract)
     assert report == _reference(path, judgments, contract)
     assert '"score": -0.0' in json.dumps(report.to_dict()["findings"]["ties"])
     for chunk_bytes in CHUNK_SIZES:

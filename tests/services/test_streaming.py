@@ -31,7 +31,8 @@ from judgepool.core.errors import DuplicatesRejected, InputError, UnjudgedReject
 from judgepool.core.fast import evaluate_columns_with_tops
 from judgepool.formats.fast_run import read_run_columns
 from judgepool.services.judgments_source import JudgmentsSource
-from judgepool.services.runs.scoring import file_source, score_run, score_run_with_tops
+from judgepool.services.runs.scoring import score_run, score_run_with_tops
+from judgepool.services.runs.sources import file_source
 from tests.compare import assert_same_evaluation
 from tests.core.test_fast_vs_reference import Judged, Row, cases
 

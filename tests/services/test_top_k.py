@@ -15,7 +15,8 @@ from judgepool.core.contract import Contract
 from judgepool.core.errors import DuplicatesRejected, UnjudgedRejected
 from judgepool.formats.trec import read_qrels
 from judgepool.services.judgments_source import JudgmentsSource
-from judgepool.services.runs.scoring import file_source, score_run_with_tops
+from judgepool.services.runs.scoring import score_run_with_tops
+from judgepool.services.runs.sources import file_source
 from tests.core.test_fast_vs_reference import _SETTINGS, Judged, Row, _write, cases
 
 DL19 = Path(__file__).resolve().parents[1] / "data" / "dl19-passage"

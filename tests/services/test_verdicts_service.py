@@ -17,7 +17,8 @@ from hypothesis import strategies as st
 from judgepool.core.contract import Contract, Scale
 from judgepool.core.errors import ContractError
 from judgepool.services.judgments_source import JudgmentsSource
-from judgepool.services.runs.scoring import file_source, score_run
+from judgepool.services.runs.scoring import score_run
+from judgepool.services.runs.sources import file_source
 from judgepool.services.verdicts import compare_runs, list_holes
 from tests.core.test_fast_vs_reference import _SETTINGS
 

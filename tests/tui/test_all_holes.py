@@ -24,7 +24,8 @@ from judgepool.services import judging
 from judgepool.services.consensus import workspace_judgments
 from judgepool.services.judgments_source import JudgmentsSource
 from judgepool.services.review import audit_workspace_run
-from judgepool.services.runs.scoring import run_names, score_run_with_tops, stored_source
+from judgepool.services.runs.scoring import score_run_with_tops
+from judgepool.services.runs.sources import run_names, stored_source
 from judgepool.services.workspace import open_workspace
 from judgepool.tui.app import create_app
 from judgepool.tui.dialogs.all_holes import AllHolesScreen

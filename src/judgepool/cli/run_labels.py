@@ -21,7 +21,7 @@ import click
 from judgepool.display import quoted
 
 if TYPE_CHECKING:
-    from judgepool.services.runs.scoring import RunSource
+    from judgepool.services.runs.sources import RunSource
 
 # compressions the run readers open; a label drops them with the extension
 COMPRESSED: Final = (".gz",)

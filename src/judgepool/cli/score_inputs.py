@@ -30,7 +30,7 @@ from judgepool.services.judgments_source import JudgmentsSource, qrels_source
 
 if TYPE_CHECKING:
     from judgepool.services.runs.parallel_runs import RunTask
-    from judgepool.services.runs.scoring import RunSource
+    from judgepool.services.runs.sources import RunSource
     from judgepool.services.workspace import Workspace
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -121,7 +121,7 @@ class RunInputs:
     def sources(self) -> list[RunSource]:
         """Each run named: a stored run of the workspace, or a run file (each
         looked up, then opened, before the next)."""
-        from judgepool.services.runs.scoring import file_source, stored_source
+        from judgepool.services.runs.sources import file_source, stored_source
 
         sources = []
         for ref in self.refs:
@@ -201,7 +201,7 @@ def stored_or_file(ws: Workspace | None, ref: str) -> str:
     path: a regular file, or a stream (a FIFO, a device such as /dev/stdin),
     which the readers take as it comes. A directory is refused here."""
     if ws is not None:
-        from judgepool.services.runs.scoring import has_run
+        from judgepool.services.runs.sources import has_run
 
         if has_run(ws, ref):
             return "stored"
@@ -219,7 +219,7 @@ def run_refs(ws: Workspace | None, runs: Sequence[str]) -> list[str]:
     if runs:
         return list(runs)
     if ws is not None:
-        from judgepool.services.runs.scoring import run_names
+        from judgepool.services.runs.sources import run_names
 
         names = run_names(ws)
         if names:

@@ -74,6 +74,22 @@ def _worst_first(query: QueryAudit) -> tuple[float, int, int, str]:
     return (coverage, -len(query.finding_kinds), -len(query.holes), query.query_id)
 
 
+def unknown_query_holes(
+    report: AuditReport, entries: Mapping[str, Sequence[RunEntry]], contract: Contract
+) -> dict[str, tuple[UnjudgedEntry, ...]]:
+    """The holes of each unknown query of ``report`` (its top k: every document
+    unjudged), from ``entries``, the run's lines by query (what the reference
+    audit gives; the columnar audit finds them on its way:
+    `judgepool.core.fast.audit.AuditPart.unknown_holes`)."""
+    effective = audit_contract(report.k, contract)
+    unknown = set(report.findings.unknown_queries)
+    return {
+        query_id: tuple(form_list(query_id, lines, {}, effective).unjudged_in_top_k)
+        for query_id, lines in entries.items()
+        if query_id in unknown
+    }
+
+
 def audit_queries(
     report: AuditReport,
     judgments: Mapping[str, Mapping[str, int]],
@@ -99,10 +115,9 @@ def audit_queries(
     holes: dict[str, list[UnjudgedEntry]] = {}
     for hole in findings.unjudged:
         holes.setdefault(hole.query_id, []).append(hole)
-    effective = audit_contract(k, contract)
-    for query_id, lines in (unknown_entries or {}).items():
-        if query_id in findings.unknown_queries:
-            holes[query_id] = list(form_list(query_id, lines, {}, effective).unjudged_in_top_k)
+    from_lines = unknown_query_holes(report, unknown_entries or {}, contract)
+    for query_id, formed in from_lines.items():
+        holes[query_id] = list(formed)
     for query_id, found in (unknown_holes or {}).items():
         if query_id in findings.unknown_queries:
             holes[query_id] = list(found)

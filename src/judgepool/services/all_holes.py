@@ -29,7 +29,8 @@ from judgepool.core.settle import Hole, find_holes
 from judgepool.core.types import Judgments
 from judgepool.services.consensus import workspace_judgments
 from judgepool.services.judgments_source import JudgmentsSource
-from judgepool.services.runs.scoring import run_names, score_run_with_tops, stored_source
+from judgepool.services.runs.scoring import score_run_with_tops
+from judgepool.services.runs.sources import run_names, stored_source
 from judgepool.services.text_parts import text_part
 from judgepool.store.runs import run_query_ids
 from judgepool.store.workspace import Workspace

@@ -10,8 +10,8 @@ show as they are:
   `judgepool.services.runs.scoring.score_run` (fast engine), as ``judgepool score
   --workspace`` does, on the same judgments (`workspace_source` under the
   workspace's consensus rule).
-- `audit_workspace_run`: a run's audit report (`audit_stored_run`, as
-  ``judgepool audit --workspace``), its score under the contract, and one
+- `audit_workspace_run`: a run's audit report (as ``judgepool audit
+  --workspace`` gives it), its score under the contract, and one
   `judgepool.core.query_audit.QueryAudit` per query, worst first.
 - `drill_down`: one query of one run (`judgepool.core.drilldown`).
 
@@ -27,7 +27,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from judgepool.core.aggregate import group_by_query
 from judgepool.core.audit import AuditReport
 from judgepool.core.contract import Contract
 from judgepool.core.drilldown import Drilldown, drill_down_lists
@@ -36,11 +35,12 @@ from judgepool.core.errors import DuplicatesRejected, PolicyError, UnjudgedRejec
 from judgepool.core.progress import StageCallback, no_stage
 from judgepool.core.query_audit import QueryAudit, audit_queries
 from judgepool.core.scored_run import ScoredRun
-from judgepool.core.types import Evaluation, RunEntry
+from judgepool.core.types import Evaluation
 from judgepool.services.consensus import workspace_judgments
 from judgepool.services.judgments_source import JudgmentsSource, workspace_source
 from judgepool.services.runs.auditing import score_and_audit_stored
-from judgepool.services.runs.scoring import audit_stored_run, run_names, score_run, stored_source
+from judgepool.services.runs.scoring import score_run
+from judgepool.services.runs.sources import run_names, stored_source
 from judgepool.store.runs import run_entries
 from judgepool.store.workspace import Workspace
 
@@ -158,44 +158,26 @@ def audit_workspace_run(
     on_progress: StageCallback = no_stage,
 ) -> RunAudit:
     """Audit a stored run against the workspace's judgments at the contract's k,
-    and score it under the contract (a refusal is kept as its message). The
-    fast engine does both in one pass (`services.runs.auditing`); ``reference``
-    audits with the reference audit."""
+    and score it under the contract (a refusal is kept as its message), both
+    from one reading (`services.runs.auditing.score_and_audit_stored`)."""
     on_progress("reading judgments")
     judged = workspace_source(ws, rule)
     judgments, digest = judged.judgments, judged.digest
-    if engine == "fast":
-        audited = score_and_audit_stored(
-            ws, name, judgments, digest, contract, on_progress=on_progress
-        )
-        if audited.refusal is not None:
-            score = RunScore.refused(name, audited.refusal)
-        else:
-            score = RunScore(name, audited.scored)
-        fast_queries = audit_queries(
-            audited.report,
-            judgments,
-            contract,
-            evaluation=score.evaluation,
-            unknown_holes=audited.unknown_holes,
-        )
-        return RunAudit(name, audited.report, score, tuple(fast_queries), digest)
-    report = audit_stored_run(ws, name, judgments, contract, engine=engine, on_progress=on_progress)
-    unknown_entries: dict[str, list[RunEntry]] = {}
-    if report.findings.unknown_queries:
-        unknown = set(report.findings.unknown_queries)
-        entries = run_entries(ws, name)
-        unknown_entries = group_by_query(e for e in entries if e.query_id in unknown)
-    on_progress(f"scoring {name}")
-    score = _score_stored(ws, name, judged, contract)
+    audited = score_and_audit_stored(
+        ws, name, judgments, digest, contract, engine=engine, on_progress=on_progress
+    )
+    if audited.refusal is not None:
+        score = RunScore.refused(name, audited.refusal)
+    else:
+        score = RunScore(name, audited.scored)
     queries = audit_queries(
-        report,
+        audited.report,
         judgments,
         contract,
         evaluation=score.evaluation,
-        unknown_entries=unknown_entries,
+        unknown_holes=audited.unknown_holes,
     )
-    return RunAudit(name, report, score, tuple(queries), digest)
+    return RunAudit(name, audited.report, score, tuple(queries), digest)
 
 
 def drill_down(

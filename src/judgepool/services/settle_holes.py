@@ -12,7 +12,7 @@ from __future__ import annotations
 from judgepool.core.errors import InputError
 from judgepool.services.judgments_source import workspace_source
 from judgepool.services.pools import pooled_queries
-from judgepool.services.runs.scoring import run_names, stored_source
+from judgepool.services.runs.sources import run_names, stored_source
 from judgepool.services.verdicts import HoleListing, list_holes, verdict_contract
 from judgepool.store.workspace import Workspace
 

@@ -35,7 +35,8 @@ from judgepool.core.significance import Correction
 from judgepool.core.verdict_words import sentence_of
 from judgepool.core.verdicts import ComparisonReport, RunInput, compare, population
 from judgepool.services.judgments_source import JudgmentsSource
-from judgepool.services.runs.scoring import RunSource, score_run_with_tops
+from judgepool.services.runs.scoring import score_run_with_tops
+from judgepool.services.runs.sources import RunSource
 
 HoleOrder = Literal["settle", "depth"]
 # runs named in the message of a --baseline that is none of them

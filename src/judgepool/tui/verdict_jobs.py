@@ -26,7 +26,7 @@ from judgepool.core.settle import Hole, SettleState
 from judgepool.core.verdicts import RunInput, population
 from judgepool.services.assignments import assigned_items
 from judgepool.services.judgments_source import workspace_source
-from judgepool.services.runs.scoring import run_names, stored_source
+from judgepool.services.runs.sources import run_names, stored_source
 from judgepool.services.verdicts import REJECT_NOTE as REJECT_NOTE
 from judgepool.services.verdicts import ComparedRuns, compare_runs, read_runs
 from judgepool.services.verdicts import verdict_contract as verdict_contract

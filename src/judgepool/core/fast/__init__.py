@@ -39,6 +39,9 @@ only over per-query values and small sets of rows, one module per step:
   merged.
 - `audit` (with `audit_duplicates`, `audit_ranks`, `audit_ties`): the audit of
   `core.audit`, item for item, on the same columns.
+- `run_pass`: the one pass the services run over a run: each chunk of whole
+  queries (a run read whole is one) indexed once, then scored (`chunked`),
+  audited (`audit`) or both.
 """
 
 from judgepool.core.arrow import arrow_strings

@@ -14,6 +14,7 @@ signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 import judgepool.core.fast  # noqa: E402
 import judgepool.core.fast.audit  # noqa: E402
+import judgepool.core.fast.run_pass  # noqa: E402
 import judgepool.formats.fast_run  # noqa: E402
 import judgepool.services.runs.auditing  # noqa: E402
 import judgepool.services.runs.parallel_runs  # noqa: E402

@@ -33,6 +33,9 @@ from judgepool.core.progress import StageCallback, no_stage
 from judgepool.core.scored_run import ScoredRun
 from judgepool.formats.source import is_regular_file
 from judgepool.services.judgments_source import JudgmentsSource
+from judgepool.services.runs.auditing import audit_run_file, audit_stored_run, score_and_audit_run
+from judgepool.services.runs.scoring import score_run
+from judgepool.services.runs.sources import file_source, stored_source
 
 # the pool's names that callers of this module use (the command line, tests)
 from judgepool.services.runs.worker_pool import RemoteTraceback as RemoteTraceback
@@ -119,8 +122,6 @@ def score_task(
     against: Against, ref: str, ws: Workspace | None, on_progress: StageCallback
 ) -> ScoredRun:
     """`score_run` of one run."""
-    from judgepool.services.runs.scoring import file_source, score_run, stored_source
-
     source = stored_source(ws, ref) if ws is not None else file_source(ref)
     return score_run(
         source, against.judged, against.contract, engine=against.engine, on_progress=on_progress
@@ -131,8 +132,6 @@ def audit_task(
     against: Against, ref: str, ws: Workspace | None, on_progress: StageCallback
 ) -> AuditReport:
     """The audit of one run."""
-    from judgepool.services.runs.scoring import audit_run_file, audit_stored_run
-
     if ws is not None:
         return audit_stored_run(
             ws, ref, against.judged.judgments, against.contract,
@@ -148,8 +147,6 @@ def score_and_audit_task(
     against: Against, ref: str, ws: Workspace | None, on_progress: StageCallback
 ) -> tuple[ScoredRun, AuditReport]:
     """`score_and_audit_run` of one run (``score --audit``)."""
-    from judgepool.services.runs.auditing import score_and_audit_run
-
     return score_and_audit_run(
         ws, ref, against.judged, against.contract, engine=against.engine, on_progress=on_progress
     )

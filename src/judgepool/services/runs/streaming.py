@@ -1,18 +1,22 @@
-"""Scoring a large run file in chunks of whole queries, in bounded memory.
+"""Reading a large run file in chunks of whole queries, in bounded memory.
 
-A run file of at least `STREAM_FROM_BYTES` (plain, or gzip) is read and scored
-chunk by chunk (`formats.fast_run.chunks.RunChunks`, then
-`core.fast.chunked.ChunkedQueries`): the memory held is that of a chunk, not of
-the file, and the numbers are those of the whole-file fast engine, bit for bit.
-Smaller files are read whole, as before: a little faster (the whole-file
-reader overlaps its work better), for at most about three times the file's
-size in memory (under 1.5 GB). So are streams that cannot be read twice (a
-FIFO, ``/dev/stdin``): a run that splits a query could not be read again.
+A run file of at least `STREAM_FROM_BYTES` (plain, or gzip) is read chunk by
+chunk (`formats.fast_run.chunks.RunChunks`) into a pass that scores it, audits
+it or both (`read_in_chunks`; the pass is `core.fast.run_pass.RunPass`, which
+`judgepool.services.runs.passes` hands it): the memory held is that of a chunk,
+not of the file, and the numbers and findings are those of the whole-file fast
+engine, bit for bit. An audit's reading lists every bad line with its line in
+the file and counts the file's lines as the whole-file reader does. Smaller
+files are read whole, as before: a little faster (the whole-file reader
+overlaps its work better), for at most about three times the file's size in
+memory (under 1.5 GB). So are streams that cannot be read twice (a FIFO,
+``/dev/stdin``): a run that splits a query could not be read again. Whether
+a run is read in chunks is `streams`, which the passes ask once.
 
 A run that does not keep each query's lines together is found out on the way
 (a query comes back in a later chunk). It is then read a second time, its rows
 grouped by query through temporary files (`formats.fast_run.partitions`), and
-scored partition by partition: still bounded memory, about twice the time and
+passed partition by partition: still bounded memory, about twice the time and
 the run's size on disk for a while; a note on stderr says so.
 """
 
@@ -22,17 +26,20 @@ import math
 import os
 import sys
 import tempfile
+from collections.abc import Callable
 from contextlib import closing
 from pathlib import Path
-from typing import Final
+from typing import Final, Protocol, TypeVar
 
 from judgepool.core.contract import Contract
 from judgepool.core.fast.chunked import ChunkedQueries, QuerySplit
+from judgepool.core.fast.run import ColumnarRun
 from judgepool.core.progress import StageCallback, no_stage
 from judgepool.core.types import Judgments
 from judgepool.formats.fast_run.chunks import RunBlocks, RunChunks
 from judgepool.formats.fast_run.partitions import QueryPartitions
 from judgepool.formats.source import GZIP_MAGIC, is_regular_file
+from judgepool.formats.trec import BadLine
 
 # Below this (the file's size, or a gzip file's estimated size), the run is read
 # whole: measured on the 6.98 M-line run (276 MB), see tests/benchmarks/bench_scale.py.
@@ -64,6 +71,65 @@ def streams(path: str | Path, threshold: int | None = None) -> bool:
     return estimate >= (STREAM_FROM_BYTES if threshold is None else threshold)
 
 
+class ChunkPass(Protocol):
+    """What a run read in chunks is handed to: `core.fast.run_pass.RunPass`, or
+    `core.fast.chunked.ChunkedQueries` alone."""
+
+    def add(self, chunk: ColumnarRun) -> None: ...
+
+
+P = TypeVar("P", bound=ChunkPass)
+
+
+def read_in_chunks(
+    path: str | Path,
+    name: str,
+    start: Callable[[], P],
+    *,
+    bad_lines: list[BadLine] | None = None,
+    stage: str = "scoring",
+    chunk_bytes: int | None = None,
+    on_progress: StageCallback = no_stage,
+    on_note: StageCallback = stderr_note,
+) -> tuple[P, RunBlocks]:
+    """The run file read chunk by chunk of whole queries into a pass that
+    ``start`` gives (a new one if the run must be read again, grouped by
+    query), and the blocks it was read from (its ``digest`` and
+    ``physical_lines``).
+
+    Given ``bad_lines`` (an audit's reading), the bad lines go there with
+    their line in the file and the reading goes on; without, the first raises
+    its `InputError`, as the whole-file reader does. ``stage`` names what the
+    pass does, in the progress ("reading and scoring NAME (N lines)").
+    """
+    chunks = RunChunks(path, chunk_bytes, bad_lines)
+    chunk_pass = start()
+    try:
+        # closed on the way out, whatever stops the loop: the reading thread
+        # and the file go now, not when the generator is collected
+        with closing(iter(chunks)) as reading:
+            for chunk in reading:
+                chunk_pass.add(chunk)
+                on_progress(f"reading and {stage} {name} ({chunks.rows:,} lines)")
+        return chunk_pass, chunks.blocks
+    except QuerySplit as split:
+        count = grouping_partitions(path, name, split.query_id, chunks.blocks, on_note)
+    # the second reading: rows to partitions by query, then each partition
+    # (whole queries) into a new pass
+    if bad_lines is not None:
+        bad_lines.clear()
+    blocks = RunBlocks(path, chunk_bytes, bad_lines)
+    chunk_pass = start()
+    with tempfile.TemporaryDirectory(prefix="judgepool-groups-") as directory:
+        partitions = QueryPartitions(count, Path(directory))
+        with closing(iter(blocks)) as reading:
+            for block in reading:
+                partitions.add(block)
+        for partition in partitions.chunks():
+            chunk_pass.add(partition)  # whole queries: never QuerySplit
+    return chunk_pass, blocks
+
+
 def score_in_chunks(
     path: str | Path,
     name: str,
@@ -79,21 +145,19 @@ def score_in_chunks(
     ``evaluation`` and ``tops``; ``rows``, the lines read) and the file's digest.
 
     Raises the `InputError` of the run's first bad line, as the whole-file
-    reader does.
+    reader does. (Scoring a run goes through `judgepool.services.runs.passes`,
+    which reads a large file this way; this is the chunked reading alone, for
+    the tests that hold it to the whole-file one.)
     """
-    chunks = RunChunks(path, chunk_bytes)
-    merged = ChunkedQueries(judgments, contract, with_tops=with_tops)
-    try:
-        # closed on the way out, whatever stops the loop: the reading thread
-        # and the file go now, not when the generator is collected
-        with closing(iter(chunks)) as reading:
-            for chunk in reading:
-                merged.add(chunk)
-                on_progress(f"reading and scoring {name} ({chunks.rows:,} lines)")
-        return merged, chunks.digest
-    except QuerySplit as split:
-        count = grouping_partitions(path, name, split.query_id, chunks.blocks, on_note)
-    return _score_grouped(path, name, judgments, contract, with_tops, chunk_bytes, count)
+    merged, blocks = read_in_chunks(
+        path,
+        name,
+        lambda: ChunkedQueries(judgments, contract, with_tops=with_tops),
+        chunk_bytes=chunk_bytes,
+        on_progress=on_progress,
+        on_note=on_note,
+    )
+    return merged, blocks.digest
 
 
 def grouping_partitions(
@@ -113,26 +177,3 @@ def grouping_partitions(
         "disk, for as long as it is scored): about twice the time"
     )
     return count
-
-
-def _score_grouped(
-    path: str | Path,
-    name: str,
-    judgments: Judgments,
-    contract: Contract,
-    with_tops: bool,
-    chunk_bytes: int | None,
-    count: int,
-) -> tuple[ChunkedQueries, str]:
-    """The second reading: rows to partitions by query, then each partition
-    (whole queries) scored."""
-    blocks = RunBlocks(path, chunk_bytes)
-    merged = ChunkedQueries(judgments, contract, with_tops=with_tops)
-    with tempfile.TemporaryDirectory(prefix="judgepool-groups-") as directory:
-        partitions = QueryPartitions(count, Path(directory))
-        with closing(iter(blocks)) as reading:
-            for block in reading:
-                partitions.add(block)
-        for partition in partitions.chunks():
-            merged.add(partition)  # whole queries: never QuerySplit
-    return merged, blocks.digest

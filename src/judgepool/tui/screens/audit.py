@@ -47,7 +47,7 @@ from textual.widgets.option_list import Option
 from judgepool.core.contract import Contract
 from judgepool.display import literal
 from judgepool.services.review import RunAudit, audit_workspace_run
-from judgepool.services.runs.scoring import run_names
+from judgepool.services.runs.sources import run_names
 from judgepool.tui.background import Refused, post, read
 from judgepool.tui.screens.review import ReviewScreen
 from judgepool.tui.widgets.audit_findings import (
