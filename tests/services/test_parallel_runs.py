@@ -201,3 +201,35 @@ def test_each_worker_reads_with_its_share_of_the_cores(jobs: int) -> None:
     cores = len(os.sched_getaffinity(0))
     found = WorkerPool(reader_threads, ["a", "b"], ["a", "b"], None, jobs).run()
     assert found == [max(1, cores // min(jobs, 2))] * 2
+
+
+def dying_work(against: object, job: str) -> str:
+    """A pool's work (module level): "die" kills its own worker, as the system
+    does when memory runs out, once the other runs are under way; a "slow"
+    run takes a while; a "bad" one raises."""
+    if job == "die":
+        time.sleep(0.3)
+        os.kill(os.getpid(), signal.SIGKILL)
+    if job.startswith("slow"):
+        time.sleep(2.0)
+    if job.endswith("bad"):
+        raise ValueError(job)
+    return job
+
+
+def test_a_killed_worker_names_its_own_run_not_those_lost_with_it() -> None:
+    # "slow" is read beside "die" when its worker dies: lost with the pool,
+    # read again, it is no failure; "die" is
+    jobs = ["slow", "die", "c"]
+    with pytest.raises(WorkerStopped, match=r"^die: the worker .*SIGKILL"):
+        WorkerPool(dying_work, jobs, jobs, None, 2).run()
+    assert workers() == []
+
+
+def test_a_failure_before_a_killed_worker_s_run_is_the_one_raised() -> None:
+    # one after another, "slow bad" would fail first: so it does here, though
+    # the pool broke while it was read
+    jobs = ["slow bad", "die"]
+    with pytest.raises(ValueError, match="slow bad"):
+        WorkerPool(dying_work, jobs, jobs, None, 2).run()
+    assert workers() == []

@@ -1,13 +1,24 @@
-"""The worker processes behind `judgepool.services.runs.parallel_runs.map_runs`: at
-most ``jobs`` of them, each reading one run after another, and their results
-given back in the order the runs were named.
+"""The worker processes behind `judgepool.services.runs.parallel_runs.map_runs`:
+the standard library's `concurrent.futures.ProcessPoolExecutor`, at most
+``jobs`` workers, each reading one run after another, and their results given
+back in the order the runs were named.
 
 A worker lives for the whole command and is handed the next run as soon as it
-is done with one, instead of a process started for every run: a fresh process
-must have the kernel hand it (and zero) every page of memory it touches, which
-for a 7-million-line run was ~165,000 page faults and ~0.6 s of system time
-per run; a worker that reads its second run reuses the pages of its first (its
-allocator keeps them). Measured in tests/benchmarks/bench_parallel.py.
+is done with one (no ``max_tasks_per_child``): a fresh process must have the
+kernel hand it (and zero) every page of memory it touches, which for a
+7-million-line run was ~165,000 page faults and ~0.6 s of system time per
+run; a worker that reads its second run reuses the pages of its first (its
+allocator keeps them), so its peak stays that of its largest run. Measured in
+tests/benchmarks/bench_parallel.py: beside the home-made pool this replaced
+(pipes of its own to each worker), the six dev-scale runs took 9.78 s at two
+workers against 10.66 s, 0.94 and 0.92 of one after another (medians of 10
+rounds, within the rounds' spread), no more CPU time, and 1.7 GB.
+
+The workers are forked by a forkserver (`START_METHOD`) that imported the
+engine once (`PRELOAD`: importing it took 2.2-2.7 s on the loaded 2-core
+machine, which an initializer would pay in every worker), and set up by
+`_start_worker` (the executor's ``initializer``): Ctrl-C ignored, this
+process's working directory, the worker's share of the cores.
 
 Failures are those of the sequential path: the first run in the given order
 that fails raises its error (the same exception, rebuilt from its pickle: see
@@ -15,6 +26,17 @@ that fails raises its error (the same exception, rebuilt from its pickle: see
 stopped; so is every worker when this process is interrupted (Ctrl-C goes to
 the whole terminal's process group: the workers ignore it and are stopped by
 this one, so no worker prints a traceback or outlives the command).
+
+Two things the executor does not do on Python 3.11 are done here, with its
+public parts only: it cannot stop a run under way (``shutdown`` waits for
+it; ``terminate_workers`` comes with 3.14), so the worker processes
+(`multiprocessing.active_children`) are terminated; and when a worker dies
+(killed for memory, most likely) it fails every run in flight with
+`BrokenProcessPool` and says neither which run that worker was reading nor
+how it ended. Each worker notes the run it starts (a shared array of
+process IDs), so the run is named with the worker's exit code
+(`WorkerStopped`); the runs before it that were lost with the pool are read
+again, so that the error raised is the first in order, as one after another.
 """
 
 from __future__ import annotations
@@ -25,12 +47,12 @@ import pickle
 import signal
 import threading
 import traceback
-from collections import deque
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager, suppress
-from dataclasses import dataclass
-from multiprocessing.connection import Connection, wait
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
 from multiprocessing.process import BaseProcess
+from multiprocessing.sharedctypes import RawArray
 from typing import Any, Final
 
 from judgepool.core.errors import JudgepoolError
@@ -48,6 +70,8 @@ START_METHOD: Final = "forkserver"
 PRELOAD: Final = "judgepool.services.runs.parallel_preload"
 # How long a stopped worker is given to end before it is killed.
 STOP_GRACE_SECONDS: Final = 5.0
+# How often the progress line is brought up to date while runs are read.
+PROGRESS_SECONDS: Final = 0.25
 
 # What a worker does with one run: (what the runs are read against, the run's
 # description) -> its result. Module-level functions only: a worker is given
@@ -63,7 +87,7 @@ class WorkerStopped(JudgepoolError):
             how = "it ended as it was started"
         elif exitcode == -signal.SIGKILL:
             how = "it was killed (SIGKILL: what the system does when memory runs out)"
-        elif exitcode is not None and exitcode < 0:
+        elif exitcode < 0:
             how = f"it was killed by signal {-exitcode}"
         else:
             how = f"it exited with code {exitcode}"
@@ -81,8 +105,7 @@ class RemoteTraceback(Exception):
 def warm_up() -> None:
     """Start the process workers are forked from, now, so that its imports
     overlap what this process does before the first run starts."""
-    context = _context()
-    context.set_forkserver_preload([PRELOAD])
+    _context().set_forkserver_preload([PRELOAD])
     from multiprocessing import forkserver
 
     # Ctrl-C reaches the whole process group. The forkserver ignores it only
@@ -105,18 +128,15 @@ def _context() -> Any:
     return multiprocessing.get_context(START_METHOD)
 
 
-@dataclass
-class _Worker:
-    process: BaseProcess
-    conn: Connection
-    index: int | None = None  # the run it is reading, None while idle
+# An outcome: (True, the result) or (False, the exception to raise).
+Outcome = tuple[bool, Any]
 
 
 class WorkerPool:
-    """Runs ``work`` of every job in worker processes, at most ``jobs`` at once.
+    """Runs ``work`` of every job in worker processes, at most ``workers`` at once.
 
-    ``against`` (what every run is read against) is pickled once and unpickled
-    once by each worker; ``names`` name the runs in errors and progress.
+    ``against`` (what every run is read against) is pickled once here and
+    unpickled once by each worker; ``names`` name the runs in errors and progress.
     """
 
     def __init__(
@@ -136,158 +156,173 @@ class WorkerPool:
         self.payload = pickle.dumps(against, protocol=pickle.HIGHEST_PROTOCOL)
         # each worker's share of the cores, for the threads it reads with
         self.threads = max(1, len(os.sched_getaffinity(0)) // max(1, min(workers, len(jobs))))
-        self.results: dict[int, Any] = {}
-        self.failures: dict[int, BaseException] = {}
-        self.waiting = deque(range(len(jobs)))
-        self.live: list[_Worker] = []
-        self.started = 0  # workers started so far (for their names)
+        self.outcomes: dict[int, Outcome] = {}
 
     def run(self) -> list[Any]:
+        """Every job's result, in order; or the first failure in order, raised."""
         warm_up()
-        try:
-            done = 0
-            while True:
-                while done in self.results:
-                    done += 1
-                if done == len(self.jobs):
-                    return [self.results[index] for index in range(len(self.jobs))]
-                if done in self.failures:
-                    raise self.failures[done]
-                self._hand_out()
-                if any(worker.index is not None for worker in self.live):
-                    self._report(len(self.results))
-                    self._collect()
-                # else a worker ended as it was given its run: that run failed
-        finally:
-            self._stop_all()
+        todo = list(range(len(self.jobs)))
+        while todo:
+            self._read(todo)
+            # the runs before the first failure that a dead worker took down
+            # with the pool: read again (each round gives one run's outcome at
+            # least, so this ends)
+            todo = [index for index in range(self._first_failure()) if index not in self.outcomes]
+        first = self._first_failure()
+        if first < len(self.jobs):
+            raise self.outcomes[first][1]
+        return [self.outcomes[index][1] for index in range(len(self.jobs))]
 
-    def _hand_out(self) -> None:
-        """Give every idle worker the next run, start workers up to the limit,
-        and let go of idle workers with nothing left to read (their memory)."""
-        for worker in [w for w in self.live if w.index is None]:
-            if self._next() is not None:
-                self._give(worker, self.waiting.popleft())
-            else:
-                self._retire(worker)
-        while self._next() is not None and len(self.live) < self.workers:
-            self._start(self.waiting.popleft())
+    def _first_failure(self) -> int:
+        """The first failed run in order (the number of runs: none failed)."""
+        failed = (index for index, (ok, _) in self.outcomes.items() if not ok)
+        return min(failed, default=len(self.jobs))
 
-    def _next(self) -> int | None:
-        """The next run to hand out, if there is one worth reading: a run after
-        a failed one cannot change the outcome, and is not started."""
-        until = min(self.failures, default=len(self.jobs))
-        return self.waiting[0] if self.waiting and self.waiting[0] < until else None
+    def _known(self, indices: Iterable[int]) -> bool:
+        """Whether the outcome is known: every run of ``indices`` before the
+        first failure (every run, when none failed) is read."""
+        first = self._first_failure()
+        return all(index in self.outcomes for index in indices if index < first)
 
-    def _start(self, index: int) -> None:
-        """Start a worker, send it what the runs are read against, and hand it
-        run ``index``; a worker that ends before it has them fails the run."""
-        here, there = _context().Pipe(duplex=True)
-        process = _context().Process(
-            target=_serve,
-            args=(there, self.work, os.getcwd(), self.threads),
-            name=f"judgepool-worker-{self.started + 1}",
-            daemon=True,
+    def _read(self, indices: list[int]) -> None:
+        """One pool reading the runs ``indices``, until the outcome is known
+        (the workers still reading are then stopped), or a worker dies."""
+        # each run's reader: the process ID of the worker that started it
+        reading = RawArray("q", len(self.jobs))
+        before = set(multiprocessing.active_children())
+        executor = ProcessPoolExecutor(
+            max_workers=min(self.workers, len(indices)),
+            mp_context=_context(),
+            initializer=_start_worker,
+            initargs=(self.work, self.payload, os.getcwd(), self.threads, reading),
         )
-        with _interrupt_held():
-            try:
-                process.start()
-            except OSError:  # it died as it was started (its start's pipe broke)
-                there.close()
-                here.close()
-                self.failures[index] = WorkerStopped(self.names[index], None)
-                return
-            there.close()  # the worker holds the other copy: its end shows when it ends
-            worker = _Worker(process, here)
-            self.live.append(worker)
-            self.started += 1
-            try:
-                here.send_bytes(self.payload)
-            except OSError:  # its end of the pipe is closed: it is gone
-                self._lost(worker, index)
-                return
-        self._give(worker, index)
-
-    def _give(self, worker: _Worker, index: int) -> None:
-        """Hand run ``index`` to ``worker``; a worker that is gone fails the run."""
-        with _interrupt_held():
-            try:
-                worker.conn.send(self.jobs[index])
-                worker.index = index
-            except OSError:  # its end of the pipe is closed: it is gone
-                self._lost(worker, index)
-
-    def _retire(self, worker: _Worker) -> None:
-        with suppress(OSError):  # already gone
-            worker.conn.send(None)  # "no more runs": it ends by itself
-        self._end(worker)
-
-    def _lost(self, worker: _Worker, index: int) -> None:
-        """``worker`` ended without a result for run ``index``: that run failed."""
-        self._end(worker)
-        self.failures[index] = WorkerStopped(self.names[index], worker.process.exitcode)
-
-    def _end(self, worker: _Worker) -> None:
-        """Wait for ``worker`` to end (killed if it does not), and let it go."""
-        worker.process.join(STOP_GRACE_SECONDS)
-        if worker.process.is_alive():
-            worker.process.kill()
-            worker.process.join()
-        self._drop(worker)
-
-    def _collect(self) -> None:
-        """Wait for at least one worker to finish its run; take its result or error."""
-        busy = [worker for worker in self.live if worker.index is not None]
-        ready = set(wait([worker.conn for worker in busy]))
-        for worker in busy:
-            if worker.conn not in ready:
-                continue
-            index = worker.index
-            assert index is not None
-            try:
-                outcome, value = worker.conn.recv()
-            except (EOFError, OSError):
-                self._lost(worker, index)
-                continue
-            worker.index = None
-            if outcome == "ok":
-                self.results[index] = value
+        futures: dict[Future[tuple[bool, Any]], int] = {}
+        every_run_read = False
+        try:
+            with _interrupt_held():  # the workers are started as the runs are handed out
+                for index in indices:
+                    try:
+                        futures[executor.submit(_read_one, index, self.jobs[index])] = index
+                    except OSError:  # a worker died as it was started (its start's pipe broke)
+                        self.outcomes[index] = (False, WorkerStopped(self.names[index], None))
+                        break
+                    except BrokenProcessPool:  # a worker died: the futures tell
+                        break
+            # known now, while alive: a worker that dies leaves active_children
+            processes = [p for p in multiprocessing.active_children() if p not in before]
+            if self._collect(futures, reading):
+                every_run_read = self._first_failure() == len(self.jobs)
             else:
-                error, where = value
-                if not isinstance(error, JudgepoolError):
-                    # JUDGEPOOL_DEBUG=1 shows where it was raised, as concurrent.futures does
-                    error.__cause__ = RemoteTraceback("in the worker process:\n" + where)
-                self.failures[index] = error
+                self._name_the_lost_run(executor, processes, futures, reading)
+        finally:
+            if every_run_read:
+                executor.shutdown(wait=True)  # the idle workers end by themselves
+            else:  # a failure, a dead worker or an interrupt: the rest are stopped
+                _stop(executor, [p for p in multiprocessing.active_children() if p not in before])
 
-    def _report(self, done: int) -> None:
-        reading = sorted(w.index for w in self.live if w.index is not None)
-        names = ", ".join(self.names[index] for index in reading)
-        self.on_progress(f"{done} of {len(self.jobs)} runs done; reading {names}")
+    def _collect(self, futures: dict[Future[tuple[bool, Any]], int], reading: Any) -> bool:
+        """Take the outcomes as they come, until the outcome is known (True)
+        or a worker dies (False: the pool is broken, every run in flight fails)."""
+        pending = set(futures)
+        shown = ""
+        while pending and not self._known(futures.values()):
+            first = self._first_failure()
+            for future in pending:
+                if futures[future] > first:
+                    future.cancel()  # a run after a failed one cannot change the outcome
+            progress = self._progress(futures, reading)
+            if progress != shown:
+                self.on_progress(progress)
+                shown = progress
+            done, pending = wait(pending, timeout=PROGRESS_SECONDS, return_when=FIRST_COMPLETED)
+            for future in done:
+                if future.cancelled():
+                    continue
+                error = future.exception()
+                if isinstance(error, BrokenProcessPool):
+                    return False
+                index = futures[future]
+                if error is not None:  # its result did not pickle
+                    self.outcomes[index] = (False, _raised(error, str(error.__cause__ or "")))
+                else:
+                    self.outcomes[index] = _outcome(future.result())
+        return True
 
-    def _drop(self, worker: _Worker) -> None:
-        worker.conn.close()
-        self.live.remove(worker)
+    def _progress(self, futures: dict[Future[tuple[bool, Any]], int], reading: Any) -> str:
+        under_way = sorted(i for i in futures.values() if reading[i] and i not in self.outcomes)
+        names = ", ".join(self.names[index] for index in under_way)
+        return f"{len(self.outcomes)} of {len(self.jobs)} runs done; reading {names}"
 
-    def _stop_all(self) -> None:
-        """Stop the workers still there (after a failure, or an interrupt)."""
-        for worker in self.live:
-            worker.process.terminate()
-        for worker in self.live:
-            worker.process.join(STOP_GRACE_SECONDS)
-            if worker.process.is_alive():
-                worker.process.kill()
-                worker.process.join()
-            worker.conn.close()
-        self.live.clear()
+    def _name_the_lost_run(
+        self,
+        executor: ProcessPoolExecutor,
+        processes: list[BaseProcess],
+        futures: dict[Future[tuple[bool, Any]], int],
+        reading: Any,
+    ) -> None:
+        """A worker died, and the pool with it: the run that worker was
+        reading fails with `WorkerStopped` (saying how the worker ended); the
+        other runs lost with the pool are left without an outcome."""
+        executor.shutdown(wait=True)  # every worker has ended: each exit code is known
+        for future, index in futures.items():  # those done before the pool broke
+            done = future.done() and not future.cancelled() and future.exception() is None
+            if done and index not in self.outcomes:
+                self.outcomes[index] = _outcome(future.result())
+        lost = sorted(index for index in futures.values() if index not in self.outcomes)
+        if not lost:
+            return
+        exits = {p.pid: p.exitcode for p in processes if p.pid is not None}
+        # the pool terminates (SIGTERM) the workers still alive when one dies
+        died = {pid for pid, code in exits.items() if code not in (0, -signal.SIGTERM)}
+        # the run it was reading; else (it died between runs, or of a SIGTERM
+        # of its own) the first run lost
+        blamed = next((index for index in lost if reading[index] in died), lost[0])
+        exitcode = exits.get(reading[blamed]) if reading[blamed] else None
+        if exitcode is None and died:
+            exitcode = exits[min(died)]
+        self.outcomes[blamed] = (False, WorkerStopped(self.names[blamed], exitcode))
+
+
+def _stop(executor: ProcessPoolExecutor, processes: list[BaseProcess]) -> None:
+    """Stop the workers still there (after a failure, or an interrupt)."""
+    for process in processes:
+        if process.is_alive():
+            process.terminate()
+    executor.shutdown(wait=True, cancel_futures=True)
+    for process in processes:
+        process.join(STOP_GRACE_SECONDS)
+        if process.is_alive():
+            process.kill()
+            process.join()
+
+
+def _outcome(message: tuple[bool, Any]) -> Outcome:
+    """A worker's message as an outcome: its result, or its error as raised here."""
+    ok, value = message
+    if ok:
+        return True, value
+    error, where = value
+    return False, _raised(error, where)
+
+
+def _raised(error: BaseException, where: str) -> BaseException:
+    """A worker's ``error`` as raised here: a judgepool error as it is (its
+    message says all); any other with where the worker raised it as its cause
+    (``JUDGEPOOL_DEBUG=1`` shows it, as concurrent.futures does)."""
+    if not isinstance(error, JudgepoolError):
+        error.__cause__ = RemoteTraceback("in the worker process:\n" + where)
+    return error
 
 
 @contextmanager
 def _interrupt_held() -> Iterator[None]:
-    """Ctrl-C held back while a worker is started and registered, or handed a
-    run: an interrupt in the middle of sending left it reading half a pickle (a
-    traceback on the terminal) or unknown to `_stop_all`. It is raised right
-    after, with every worker known and stopped like the rest. (The Python
-    handler is swapped, not the signal masked: with a progress thread running,
-    the signal would reach that thread and the handler would still run here.)"""
+    """Ctrl-C held back while the runs are handed to the pool, which starts
+    its workers then: an interrupt in the middle of a start left a worker
+    reading half a pickle (a traceback on the terminal) or unknown to the
+    pool. It is raised right after, with every worker known and stopped like
+    the rest. (The Python handler is swapped, not the signal masked: with a
+    progress thread running, the signal would reach that thread and the
+    handler would still run here.)"""
     if threading.current_thread() is not threading.main_thread():
         yield  # only the main thread gets (and may handle) the signal
         return
@@ -299,6 +334,26 @@ def _interrupt_held() -> Iterator[None]:
         signal.signal(signal.SIGINT, signal.default_int_handler if previous is None else previous)
     if held and callable(previous):
         previous(signal.SIGINT, None)  # Python's own handler raises KeyboardInterrupt
+
+
+# A worker's state, set once by `_start_worker`.
+_NOT_YET: Final = object()
+_work: Work | None = None
+_payload = b""
+_against: Any = _NOT_YET
+_reading: Any = None
+
+
+def _start_worker(work: Work, payload: bytes, cwd: str, threads: int, reading: Any) -> None:
+    """A worker's start (the executor's ``initializer``): what it keeps for
+    its runs, and how it behaves."""
+    global _work, _payload, _reading
+    # Ctrl-C reaches every process of the terminal's group: the parent stops
+    # the workers itself (the forkserver's preload makes this the default too).
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    os.chdir(cwd)  # the forkserver's is that of the first command that started it
+    _take_share_of_cores(threads)
+    _work, _payload, _reading = work, payload, reading
 
 
 def _take_share_of_cores(threads: int) -> None:
@@ -313,36 +368,17 @@ def _take_share_of_cores(threads: int) -> None:
     pa.set_cpu_count(threads)
 
 
-def _serve(conn: Connection, work: Work, cwd: str, threads: int) -> None:
-    """A worker: reads runs as they are handed to it, until told there are no
-    more (or this process's parent is gone), sending back each run's
-    ("ok", result) or ("error", (exception, traceback))."""
-    # Ctrl-C reaches every process of the terminal's group: the parent stops
-    # the workers itself (the forkserver's preload makes this the default too).
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    os.chdir(cwd)  # the forkserver's is that of the first command that started it
-    _take_share_of_cores(threads)
-    against: Any = None
+def _read_one(index: int, job: Any) -> tuple[bool, Any]:
+    """A worker's reading of run ``index``: (True, its result), or (False,
+    (the exception it raised, where)), which the parent raises if it is the
+    first failure in order. Exceptions travel without their traceback or
+    cause: where it was raised goes as text."""
+    global _against
+    _reading[index] = os.getpid()
+    assert _work is not None, "a worker is started by _start_worker"
     try:
-        payload = conn.recv_bytes()  # unpickled with the first run: its errors are that run's
-    except (EOFError, OSError):
-        return
-    while True:
-        try:
-            job = conn.recv()
-        except (EOFError, OSError):
-            return
-        if job is None:
-            return
-        message: tuple[str, Any]
-        try:
-            if against is None:
-                against = pickle.loads(payload)
-            message = ("ok", work(against, job))
-        except BaseException as exc:  # everything goes back to the parent, which decides
-            message = ("error", (exc, traceback.format_exc()))
-        try:
-            conn.send(message)
-        except Exception as exc:  # a result or an exception that does not pickle
-            unpicklable = RuntimeError(f"{type(exc).__name__}: {exc}")
-            conn.send(("error", (unpicklable, traceback.format_exc())))
+        if _against is _NOT_YET:  # unpickled with the first run: its errors are that run's
+            _against = pickle.loads(_payload)
+        return True, _work(_against, job)
+    except BaseException as exc:  # everything goes back to the parent, which decides
+        return False, (exc, traceback.format_exc())
