@@ -24,10 +24,11 @@ from judgepool.cli.verdict_render import (
     render_compare_markdown,
     render_compare_table,
 )
+from judgepool.core.draws import AUTO_DRAWS_MINIMUM, DEFAULT_DRAWS
 from judgepool.core.engines import Engine
 from judgepool.core.priors import ModelLabels, prior_model
 from judgepool.core.significance import CORRECTIONS
-from judgepool.core.verdicts import CONFIDENCE, DRAWS
+from judgepool.core.verdicts import CONFIDENCE
 from judgepool.services.verdicts import compare_runs
 
 if TYPE_CHECKING:
@@ -82,10 +83,12 @@ MAX_DRAWS = 10_000_000
 @click.option(
     "--draws",
     type=AsciiInteger(0, MAX_DRAWS),
-    default=DRAWS,
-    show_default=True,
+    default=None,
     help="Joint draws of every hole's grade from its prior (seeded with --seed), behind each "
-    "run's expected nDCG and each pair's P(A ahead); 0: none, and no probable verdicts.",
+    "run's expected nDCG and each pair's P(A ahead); 0: none, and no probable verdicts. "
+    f"[default: {DEFAULT_DRAWS:,}, or fewer (at least {AUTO_DRAWS_MINIMUM}) where the "
+    "comparison has so many holes that they would take more than a few seconds; the "
+    "number used is printed]",
 )
 @click.option(
     "--prior",
@@ -142,7 +145,7 @@ def compare(
     permutations: int,
     bootstrap: int,
     seed: int,
-    draws: int,
+    draws: int | None,
     prior: str,
     labels_file: str | None,
     confidence: float,

@@ -134,10 +134,12 @@ def share_text(p: float) -> str:
 def _probable_part(a: str, b: str, mean_diff: float, p_a_ahead: float, who: str) -> str:
     """What the draws say of a pair the bounds leave open, at the confidence met."""
     leader, share = (a, p_a_ahead) if p_a_ahead >= 0.5 else (b, 1 - p_a_ahead)
+    # every draw agreeing is not certainty: the bounds still allow the other side
+    shown = "> 0.99" if share > 0.99 else share_text(share)
     ahead = a if mean_diff > 0 else b if mean_diff < 0 else None
     if leader == ahead:
-        return f"probably holds under {who} (P {share_text(share)})"
-    return f"{who} would probably put {leader} ahead (P {share_text(share)})"
+        return f"probably holds under {who} (P {shown})"
+    return f"{who} would probably put {leader} ahead (P {shown})"
 
 
 def _bounds_part(

@@ -32,7 +32,13 @@ import numpy.typing as npt
 from judgepool.core.bound_tables import BoundsArrays, HoleTable
 from judgepool.core.bounds import GainLevels, TopK, bound_arrays
 from judgepool.core.contract import Contract
-from judgepool.core.draws import DrawnMeans, draw_means, draw_problem
+from judgepool.core.draws import (
+    DEFAULT_DRAWS,
+    DrawnMeans,
+    default_draws,
+    draw_means,
+    draw_problem,
+)
 from judgepool.core.errors import ContractError
 from judgepool.core.priors import ModelLabels, Prior, model_prior, rank_prior
 from judgepool.core.significance import (
@@ -51,7 +57,6 @@ F64 = npt.NDArray[np.float64]
 Verdict = Literal["settled", "probable", "could flip", "tied"]
 # the share of draws a probable verdict asks for, unless told otherwise
 CONFIDENCE: Final = 0.95
-DRAWS: Final = 10_000
 # a bound within this of 0 is 0: the same mean summed two ways may differ in
 # its last bits, and a verdict must not rest on them
 ZERO_TOLERANCE: Final = 1e-12
@@ -195,14 +200,15 @@ def compare(
     bootstrap: int = 10_000,
     seed: int = 0,
     correction: Correction = "holm",
-    draws: int = DRAWS,
+    draws: int | None = None,
     confidence: float = CONFIDENCE,
     model: ModelLabels | None = None,
     on_draws: Callable[[int, int], None] | None = None,
 ) -> ComparisonReport:
     """Compare ``runs`` (at least two) pair by pair (indices into ``runs``).
 
-    ``draws`` joint draws of the holes' grades (0: none) with ``seed`` give
+    ``draws`` joint draws of the holes' grades (0: none; None: 10,000, or
+    fewer for a comparison with very many holes, `draws.default_draws`) with ``seed`` give
     the probable verdicts at ``confidence``, under the rank prior or, with
     ``model``, that model's labels calibrated on the judgments
     (`judgepool.core.priors`); ``on_draws(done, draws)`` follows them."""
@@ -297,7 +303,7 @@ def compare(
         seed=seed,
         bounds_note=bounds_note,
         prior=prior,
-        draws=draws if drawn is not None else 0,
+        draws=0 if drawn is None else int(drawn.means.shape[0]),
         confidence=confidence,
         draws_note=draws_note,
         per_query_diffs={
@@ -315,13 +321,13 @@ def _draws(
     queries: Sequence[str],
     judgments: Judgments,
     contract: Contract,
-    draws: int,
+    draws: int | None,
     seed: int,
     model: ModelLabels | None,
     on_draws: Callable[[int, int], None] | None,
 ) -> tuple[Prior | None, DrawnMeans | None, str | None]:
     """The prior and the draws of a comparison, or why there are none."""
-    if draws < 0:
+    if draws is not None and draws < 0:
         raise ContractError(f"draws must be 0 or more, got {draws}")
     if draws == 0:
         return None, None, "no draws asked for (--draws 0): no probable verdicts"
@@ -339,6 +345,13 @@ def _draws(
     if calibrated is not None:
         prior = replace(prior, model_holes=problem.model_holes)
     notes = [INDEPENDENCE_NOTE]
+    if draws is None:
+        draws = default_draws(problem.holes)
+        if draws < DEFAULT_DRAWS:
+            notes.append(
+                f"{draws:,} draws, not {DEFAULT_DRAWS:,}: the comparison has {problem.holes:,} "
+                "holes (--draws N asks for more)"
+            )
     if contract.unjudged == "condense":
         notes.append("the draws keep the holes in their places (as under unjudged=zero)")
     if contract.zero_idcg == "exclude":

@@ -36,7 +36,6 @@ from judgepool.core.significance import Correction
 from judgepool.core.verdict_words import sentence_of
 from judgepool.core.verdicts import (
     CONFIDENCE,
-    DRAWS,
     ComparisonReport,
     RunInput,
     compare,
@@ -233,7 +232,7 @@ def compare_runs(
     permutations: int = 10_000,
     bootstrap: int = 10_000,
     seed: int = 0,
-    draws: int = DRAWS,
+    draws: int | None = None,
     confidence: float = CONFIDENCE,
     model: ModelLabels | None = None,
     engine: Engine = "fast",
