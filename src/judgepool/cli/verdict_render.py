@@ -86,16 +86,16 @@ def draws_lines(report: ComparisonReport) -> list[str]:
 def prior_lines(prior: Prior) -> list[str]:
     """The prior in use, one line per condition with its counts by grade."""
     grades = prior.rank.grades
-    lines = []
+    lines: list[str] = []
     if prior.model is not None:
         model = prior.model
         kappa = "-" if model.kappa_linear is None else f"{model.kappa_linear:.3f}"
-        lines.append(
+        lines += [
             f"prior      {literal(prior.kind)}: grade:count of the judgments on the "
             f"{model.items:,} items the model graded too, by its grade (linear kappa {kappa});",
             f"           {prior.model_holes:,} holes carry its grade, the others take the rank "
             "prior",
-        )
+        ]
         lines += _count_lines("model said", model.counts, grades)
     else:
         lines.append(
