@@ -31,7 +31,7 @@ TOLERANCE = 1e-12
 PAIR_FIELDS = {
     "a", "b", "mean_diff", "wins", "ties", "losses", "t_p", "randomization_p", "bootstrap_ci",
     "effect_size", "t_p_adjusted", "randomization_p_adjusted", "diff_bounds", "verdict",
-    "sentence",
+    "p_a_ahead", "expected_diff", "expected_diff_interval", "probable_leader", "sentence",
 }  # fmt: skip
 DEMO = Path(__file__).parents[2] / "sample_data" / "dl19"
 
@@ -162,7 +162,7 @@ def test_every_format_parses(cli: Callable[..., Result], tmp_path: Path) -> None
     data = compare_json(cli, *args)
     assert set(data) == {
         "contract", "qrels_digest", "fingerprint", "population", "runs", "pairs", "correction",
-        "permutations", "bootstrap", "seed",
+        "permutations", "bootstrap", "seed", "prior", "draws", "confidence", "draws_note",
     }  # fmt: skip
     assert (data["permutations"], data["bootstrap"], data["seed"]) == (10_000, 10_000, 0)
     latex = cli("compare", *args, "--format", "latex").stdout
@@ -190,7 +190,7 @@ def test_every_pair_in_words_in_every_format(
     demo = ("bm25.trec", "splade-pp-ed.trec", "--qrels", "qrels.txt")
     words = (
         "bm25.trec ahead of splade-pp-ed.trec by 0.227, not significant (p_adj 0.094); "
-        "38 holes could still reverse it"
+        "the 38 holes would probably put splade-pp-ed.trec ahead (P > 0.99)"
     )
     (pair,) = compare_json(cli, *demo, "--unjudged", "zero")["pairs"]
     assert pair["sentence"] == words
@@ -198,7 +198,7 @@ def test_every_pair_in_words_in_every_format(
     assert f"in words\na  b  {words}\n" in table
     assert "  in words      each pair in one sentence: significant when rand p adj" in table
     markdown = cli("compare", *demo, "--unjudged", "zero", "--format", "markdown").stdout
-    assert f"| could flip | {words} |" in markdown
+    assert f"| probable | {words} |" in markdown
     # one run better on every one of ten fully judged queries: significant, settled
     judgments = {f"q{q}": {"good": 3, "bad": 0} for q in range(10)}
     qrels = write_qrels(tmp_path / "qrels", judgments)
@@ -254,7 +254,14 @@ def test_both_engines_print_the_same_json_on_the_dl19_runs(cli: Callable[..., Re
                              "--engine", "reference")  # fmt: skip
     assert fast == reference
     assert len(fast["pairs"]) == 15 and fast["population"]["queries"] == 43
-    assert {p["verdict"] for p in fast["pairs"]} == {"settled", "could flip"}
+    assert {p["verdict"] for p in fast["pairs"]} == {"settled", "probable", "could flip"}
+    for pair in fast["pairs"]:
+        low = pair["diff_bounds"][0]
+        if pair["verdict"] == "settled":  # the draws never contradict the bounds
+            assert pair["p_a_ahead"] == (1.0 if low > 0 else 0.0)
+        elif pair["verdict"] == "probable":
+            assert pair["probable_leader"] == ("a" if pair["p_a_ahead"] >= 0.95 else "b")
+            assert min(pair["p_a_ahead"], 1 - pair["p_a_ahead"]) <= 0.05
 
 
 def test_stored_runs_compare_as_their_files(cli: Callable[..., Result], tmp_path: Path) -> None:
@@ -320,16 +327,16 @@ LATEX_EXPECTED = r"""% judgepool compare: contract fingerprint {fingerprint}, qr
 
 \begin{{table}}[t]
 \centering
-\begin{{tabular}}{{llrrrl}}
+\begin{{tabular}}{{llrrrrl}}
 \toprule
-A & B & $\Delta$ & $p$ (adj.) & Bounds of $\Delta$ & Verdict \\
+A & B & $\Delta$ & $p$ (adj.) & Bounds of $\Delta$ & $P(A > B)$ & Verdict \\
 \midrule
-bm25 & Dense\_\{{v2\}} \& 50\% & -0.1020 & 1.0000 & [-0.217, -0.016] & settled \\
-bm25 & tuned & 0.1468 & 1.0000 & [-0.272, 0.147] & could flip \\
-Dense\_\{{v2\}} \& 50\% & tuned & 0.2489 & 0.7500 & [-0.219, 0.327] & could flip \\
+bm25 & Dense\_\{{v2\}} \& 50\% & -0.1020 & 1.0000 & [-0.217, -0.016] & 0.000 & settled \\
+bm25 & tuned & 0.1468 & 1.0000 & [-0.272, 0.147] & 0.197 & could flip \\
+Dense\_\{{v2\}} \& 50\% & tuned & 0.2489 & 0.7500 & [-0.219, 0.327] & 0.539 & could flip \\
 \bottomrule
 \end{{tabular}}
-\caption{{Differences of nDCG@3 (A $-$ B), their randomisation $p$-values adjusted by Holm's correction, and their bounds once the unjudged documents are judged: settled when the sign cannot change. Contract fingerprint \texttt{{{fingerprint12}}}, qrels digest \texttt{{{qrels12}}}.}}
+\caption{{Differences of nDCG@3 (A $-$ B), their randomisation $p$-values adjusted by Holm's correction, and their bounds once the unjudged documents are judged: settled when the sign cannot change. $P(A > B)$: the share of 10{{,}}000 draws of the unjudged documents' grades (each independently, from the rank prior) in which A is ahead; probable when it is at least 0.95 or at most 0.05. Contract fingerprint \texttt{{{fingerprint12}}}, qrels digest \texttt{{{qrels12}}}.}}
 \end{{table}}
 """  # noqa: E501 - the captions are one line each, as printed
 

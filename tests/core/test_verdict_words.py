@@ -187,6 +187,7 @@ def test_a_compared_pair_in_words() -> None:
     pair = compare([first, second], judgments, contract, [(0, 1)], permutations=100).pairs[0]
     assert pair.mean_diff == pytest.approx(1 - 1 / math.log2(3))
     assert sentence_of(pair).text == (
-        "AU ahead of UA by 0.369, not significant (p_adj 1); 1 hole could still make it a tie"
+        "AU ahead of UA by 0.369, not significant (p_adj 1); 1 hole could still make it a tie "
+        "(it holds with P 0.80)"  # the contract's 0.8 (0.6 + 0.4 / 2), within the draws' error
     )
     assert sentence_of(pair, "first", "second").standing == "first ahead of second by 0.369"

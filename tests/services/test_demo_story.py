@@ -103,7 +103,10 @@ def test_a_comparison_that_could_flip_is_settled_by_a_few_true_grades(
     start = comparison(runs, judged, contract)
     at_start = verdicts(start)
     assert at_start[OLD_RUNS] == "settled"  # no holes between the old runs
-    could_flip = {pair for pair, verdict in at_start.items() if verdict == "could flip"}
+    # the pairs the bounds leave open (the draws may call them probable)
+    could_flip = {
+        pair for pair, verdict in at_start.items() if verdict in ("could flip", "probable")
+    }
     assert could_flip
 
     # the settle queue, judged from the top with each hole's true grade

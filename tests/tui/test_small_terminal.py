@@ -232,8 +232,8 @@ async def test_the_pairs_dialog_shows_every_column_whole(
         await pilot.pause()
         lines = screen_text(app).splitlines()
         headers = [
-            r"run A\s+A − B\s+bounds\s+verdict\s+p t\s+effect\b",
-            r"run B\s+W/T/L\s+bootstrap 95 %\s+holes\s+p rand\b",
+            r"run A\s+A − B\s+bounds\s+verdict\s+P\(A>B\)\s+p t\b",
+            r"run B\s+W/T/L\s+bootstrap 95 %\s+holes\s+effect\s+p rand\b",
         ]
         for header in headers:
             assert any(re.search(header, line) for line in lines), (header, lines)
@@ -244,8 +244,9 @@ async def test_the_pairs_dialog_shows_every_column_whole(
                 await pilot.pause()
                 lines = screen_text(app).splitlines()
             p, number = r"\d\.\d{4}", r"[+-]\d\.\d{4}"
-            over = rf"{pair.a}\s+{number}\s+\[.*\]\s+{pair.verdict}\s+{p}\s+-?\d\.\d\d\b"
-            under = rf"{pair.b}\s+\d+/\d+/\d+\s+\[.*\]\s+{pair.holes}\s+{p}\b"
+            share = r"\d\.\d{3}"
+            over = rf"{pair.a}\s+{number}\s+\[.*\]\s+{pair.verdict}\s+{share}\s+{p}\b"
+            under = rf"{pair.b}\s+\d+/\d+/\d+\s+\[.*\]\s+{pair.holes}\s+-?\d\.\d\d\s+{p}\b"
             assert any(
                 re.search(over, top) and re.search(under, bottom)
                 for top, bottom in itertools.pairwise(lines)

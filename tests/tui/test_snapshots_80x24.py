@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from textual.pilot import Pilot
+from textual.widgets import Footer
 
 from judgepool.services.guidelines import set_guidelines
 from judgepool.services.judging import judge
@@ -151,6 +152,18 @@ def test_guidelines_80x24(teaching_ws: Path, snap_compare: SnapCompare) -> None:
         # caught it with its text shown and the table not yet drawn
         await wait_until(pilot, lambda: "unsure (u)" in screen_text(app), "their text")
         await wait_until(pilot, lambda: "history of tea" in screen_text(app), "their table")
+        # the grade screen's footer, under the dialog, is drawn a refresh later:
+        # a loaded machine caught the picture taken before it was
+        # (or not, when the dialog came first): the screen under the dialog is
+        # drawn again, with its footer, so the picture is always the same
+        grade = app.screen_stack[-2]
+        grade_footer = grade.query_one(Footer)
+        await wait_until(
+            pilot, lambda: bool(grade_footer.children), "the grade screen's footer composed"
+        )
+        grade.refresh(layout=True)
+        app.screen.refresh(layout=True)
+        await pilot.pause()
         await app.workers.wait_for_complete()
         await pilot.wait_for_scheduled_animations()
         await pilot.pause()

@@ -10,11 +10,12 @@ Nothing is stored.
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from judgepool.cli import main
+from judgepool.cli.lazy import LazyModule
 from judgepool.cli.params import AsciiInteger
 from judgepool.cli.run_labels import run_labels
 from judgepool.cli.score_inputs import RunsRequest, engine_option, reading_runs, runs_request
@@ -23,9 +24,17 @@ from judgepool.cli.verdict_render import (
     render_compare_markdown,
     render_compare_table,
 )
+from judgepool.core.draws import AUTO_DRAWS_MINIMUM, DEFAULT_DRAWS
 from judgepool.core.engines import Engine
+from judgepool.core.priors import ModelLabels, prior_model
 from judgepool.core.significance import CORRECTIONS
+from judgepool.core.verdicts import CONFIDENCE
 from judgepool.services.verdicts import compare_runs
+
+if TYPE_CHECKING:
+    from judgepool.services import model_labels
+else:
+    model_labels = LazyModule("judgepool.services.model_labels")
 
 # draws of the randomisation test and the bootstrap: enough for any use,
 # bounded so that a typo cannot ask for days of work
@@ -72,6 +81,42 @@ MAX_DRAWS = 10_000_000
     help="Seed of the random draws: the same seed and inputs print the same numbers.",
 )
 @click.option(
+    "--draws",
+    type=AsciiInteger(0, MAX_DRAWS),
+    default=None,
+    help="Joint draws of every hole's grade from its prior (seeded with --seed), behind each "
+    "run's expected nDCG and each pair's P(A ahead); 0: none, and no probable verdicts. "
+    f"[default: {DEFAULT_DRAWS:,}, or fewer (at least {AUTO_DRAWS_MINIMUM}) where the "
+    "comparison has so many holes that they would take more than a few seconds; the "
+    "number used is printed]",
+)
+@click.option(
+    "--prior",
+    default="rank",
+    show_default=True,
+    metavar="rank|model:NAME",
+    help="What a hole's grade probably is: rank, the grades of the judged documents at the "
+    "same best rank in the runs' top k; model:NAME, what people gave the items the model NAME "
+    "graded alike (its labels from the workspace, or --labels), the rank prior where it "
+    "graded nothing. The model's grades are then evidence, not judgments.",
+)
+@click.option(
+    "--labels",
+    "labels_file",
+    metavar="FILE",
+    default=None,
+    help="With --prior model:NAME: the model's grades, as a qrels file. [default: the "
+    "workspace's grades of model:NAME]",
+)
+@click.option(
+    "--confidence",
+    type=click.FloatRange(0.5, 1.0, min_open=True),
+    default=CONFIDENCE,
+    show_default=True,
+    help="The share of draws that must put one run ahead for a pair the bounds leave open "
+    "to be called probable.",
+)
+@click.option(
     "--format",
     "output_format",
     type=click.Choice(["table", "json", "markdown", "latex"]),
@@ -100,6 +145,10 @@ def compare(
     permutations: int,
     bootstrap: int,
     seed: int,
+    draws: int | None,
+    prior: str,
+    labels_file: str | None,
+    confidence: float,
     output_format: str,
     labels: tuple[str, ...],
     engine: Engine,
@@ -112,20 +161,41 @@ def compare(
     mean difference, wins/ties/losses, the paired t-test and randomisation
     test p-values (raw and adjusted), a bootstrap interval, the effect size,
     and the bounds of the difference under the unjudged documents with a
-    verdict: settled, could flip or tied. Then each pair in one sentence:
-    significant when the randomisation test's adjusted p is below 0.05 and
-    the bootstrap interval lies on the difference's side of 0, and what the
-    unjudged documents can still do (json: each pair's "sentence").
+    verdict: settled (the bounds exclude 0), tied, probable (the draws of the
+    holes' grades put one run ahead in at least --confidence of them) or could
+    flip. Then each pair in one sentence: significant when the randomisation
+    test's adjusted p is below 0.05 and the bootstrap interval lies on the
+    difference's side of 0, and what the unjudged documents can still do
+    (json: each pair's "sentence"). The draws take every hole independently
+    of the others: an assumption, stated with the results.
 
     \b
     Examples:
       judgepool compare bm25.trec splade-pp-ed.trec --qrels qrels.txt --unjudged zero
       judgepool compare bm25.trec splade.trec --qrels qrels.txt --format latex \\
         --label bm25.trec=BM25 --label splade.trec=SPLADE++
+      judgepool compare --workspace team.sqlite --prior model:gpt-4o --confidence 0.9
     """
     if labels and output_format != "latex":
         raise click.UsageError("--label applies to --format latex (the tables for a paper)")
-    with reading_runs(request) as inputs:
+    model_name = prior_model(prior)
+    if labels_file is not None and model_name is None:
+        raise click.UsageError("--labels goes with --prior model:NAME (the model's grades)")
+    if model_name is not None and request.workspace is None and labels_file is None:
+        raise click.UsageError(
+            f"--prior {prior} needs the model's grades: --labels FILE, or --workspace WS "
+            "holding them"
+        )
+    leave_out = None
+    if model_name is not None and request.workspace is not None:
+        leave_out = model_labels.model_source(model_name)
+    with reading_runs(request, leave_out_source=leave_out) as inputs:
+        model: ModelLabels | None = None
+        if model_name is not None:
+            if labels_file is not None:
+                model = model_labels.file_labels(labels_file, model_name, inputs.contract.scale)
+            elif inputs.workspace is not None:
+                model = model_labels.workspace_labels(inputs.workspace, model_name)
         sources = inputs.sources()
         named = run_labels(sources, labels) if output_format == "latex" else {}
         compared = compare_runs(
@@ -137,6 +207,9 @@ def compare(
             permutations=permutations,
             bootstrap=bootstrap,
             seed=seed,
+            draws=draws,
+            confidence=confidence,
+            model=model,
             engine=engine,
             on_progress=inputs.progress.update,
         )

@@ -151,12 +151,15 @@ class RunInputs:
 
 
 @contextmanager
-def reading_runs(request: RunsRequest, *, warm_workers: bool = False) -> Iterator[RunInputs]:
+def reading_runs(
+    request: RunsRequest, *, warm_workers: bool = False, leave_out_source: str | None = None
+) -> Iterator[RunInputs]:
     """The start every command reading runs shares: a progress line on a
     terminal, the judgments read and the runs resolved. The progress line is
     cleared when the block ends, before the command prints its results.
     ``warm_workers``: start the worker processes' imports while the judgments
-    are read (for runs read in parallel)."""
+    are read (for runs read in parallel). ``leave_out_source``: a workspace's
+    grades of that source (``model:NAME``) are not judgments here."""
     progress = StageProgress(enabled=sys.stderr.isatty())
     with progress:
         if warm_workers:
@@ -164,15 +167,16 @@ def reading_runs(request: RunsRequest, *, warm_workers: bool = False) -> Iterato
 
             warm_up()
         progress.update("reading judgments")
-        judged, contract, ws = read_judgments(request)
+        judged, contract, ws = read_judgments(request, leave_out_source=leave_out_source)
         yield RunInputs(judged, contract, ws, tuple(run_refs(ws, request.runs)), progress)
 
 
 def read_judgments(
-    request: RunsRequest,
+    request: RunsRequest, *, leave_out_source: str | None = None
 ) -> tuple[JudgmentsSource, Contract, Workspace | None]:
     """The judgments, the contract built on them, and the workspace they come
-    from (None for a qrels file)."""
+    from (None for a qrels file); a workspace's grades of ``leave_out_source``
+    left out of them."""
     qrels, workspace = request.qrels, request.workspace
     if (qrels is None) == (workspace is None):
         raise click.UsageError("give the judgments with either --qrels FILE or --workspace WS")
@@ -193,7 +197,8 @@ def read_judgments(
         raise click.UsageError(
             f"the workspace's grades are on the scale {ws.scale}; --scale cannot change it"
         )
-    return workspace_source(ws, request.consensus), contract, ws
+    judged = workspace_source(ws, request.consensus, leave_out_source=leave_out_source)
+    return judged, contract, ws
 
 
 def stored_or_file(ws: Workspace | None, ref: str) -> str:

@@ -17,6 +17,7 @@ from typing import Final
 
 from judgepool.cli.render import contract_lines, fmt, table
 from judgepool.core.measures import NDCG, UNJUDGED_AT_K
+from judgepool.core.priors import Prior
 from judgepool.core.verdict_words import ALPHA, sentence_of
 from judgepool.core.verdicts import ComparisonReport, PairStats
 from judgepool.display import literal
@@ -62,6 +63,61 @@ def population_lines(report: ComparisonReport) -> list[str]:
     return lines
 
 
+def share(value: float | None) -> str:
+    """A share of draws (P(A ahead)) in a table: 3 decimals, or ``-``."""
+    return "-" if value is None else f"{value:.3f}"
+
+
+def draws_lines(report: ComparisonReport) -> list[str]:
+    """The draws behind the probable verdicts: how many, the prior with its
+    counts (and a model's agreement with the judgments), what they assume."""
+    prior = report.prior
+    if prior is None:
+        return [f"draws      none: {report.draws_note}"] if report.draws_note else []
+    lines = [
+        f"draws      {report.draws:,}, seed {report.seed}; probable when one run is ahead in at "
+        f"least {report.confidence:g} of them",
+        f"           {report.draws_note}" if report.draws_note else "",
+    ]
+    lines += prior_lines(prior)
+    return [line for line in lines if line]
+
+
+def prior_lines(prior: Prior) -> list[str]:
+    """The prior in use, one line per condition with its counts by grade."""
+    grades = prior.rank.grades
+    lines: list[str] = []
+    if prior.model is not None:
+        model = prior.model
+        kappa = "-" if model.kappa_linear is None else f"{model.kappa_linear:.3f}"
+        lines += [
+            f"prior      {literal(prior.kind)}: grade:count of the judgments on the "
+            f"{model.items:,} items the model graded too, by its grade (linear kappa {kappa});",
+            f"           {prior.model_holes:,} holes carry its grade, the others take the rank "
+            "prior",
+        ]
+        lines += _count_lines("model said", model.counts, grades)
+    else:
+        lines.append(
+            f"prior      rank: grade:count of the {prior.rank.items:,} judged documents in the "
+            "runs' top k, by best rank"
+        )
+    lines += _count_lines("rank", prior.rank.counts, grades)
+    return lines
+
+
+def _count_lines(
+    what: str, counts: Mapping[int, Mapping[int, int]], grades: Sequence[int]
+) -> list[str]:
+    """One line per condition: how many documents got each grade (grade:count)."""
+    width = max((len(str(condition)) for condition in counts), default=1)
+    return [
+        f"           {what} {str(condition).rjust(width)}   "
+        + "  ".join(f"{grade}:{row.get(grade, 0)}" for grade in grades)
+        for condition, row in sorted(counts.items())
+    ]
+
+
 def run_keys(report: ComparisonReport) -> dict[str, str]:
     """A short key per run (a, b, …, then r27, r28, …) for the pairs' columns."""
     return {
@@ -85,27 +141,29 @@ def render_compare_table(compared: ComparedRuns, qrels_label: str) -> str:
         *contract_lines(report.contract),
         f"fingerprint {compared.fingerprint[:16]}",
         *population_lines(report),
+        *draws_lines(report),
         "",
     ]
     keys = run_keys(report)
     run_rows = [
         [keys[run.run], literal(run.run), fmt(run.ndcg), interval(run.ci), interval(run.bounds),
-         str(run.unjudged_at_k)]
+         fmt(run.expected_ndcg), interval(run.expected_interval), str(run.unjudged_at_k)]
         for run in report.runs
     ]  # fmt: skip
-    out.append(
-        table(["", "run", NDCG.label(k), "95% CI", "bounds", UNJUDGED_AT_K.label(k)], run_rows, 2)
-    )
+    run_header = ["", "run", NDCG.label(k), "95% CI", "bounds", "expected", "draws 95%",
+                  UNJUDGED_AT_K.label(k)]  # fmt: skip
+    out.append(table(run_header, run_rows, 2))
     out.append("")
     pair_rows = [
         [keys[p.a], keys[p.b], fmt(p.mean_diff), f"{p.wins}/{p.ties}/{p.losses}",
          pvalue(p.t_p), pvalue(p.t_p_adjusted), pvalue(p.randomization_p),
          pvalue(p.randomization_p_adjusted), interval(p.bootstrap_ci), fmt(p.effect_size, 3),
-         interval(p.diff_bounds), p.verdict or "-", str(p.holes)]
+         interval(p.diff_bounds), share(p.p_a_ahead), p.verdict or "-", str(p.holes)]
         for p in report.pairs
     ]  # fmt: skip
     header = ["A", "B", "diff", "W/T/L", "t p", "t p adj", "rand p", "rand p adj",
-              "bootstrap 95% CI", "effect", "diff bounds", "verdict", "holes"]  # fmt: skip
+              "bootstrap 95% CI", "effect", "diff bounds", "P(A ahead)", "verdict",
+              "holes"]  # fmt: skip
     out.append(table(header, pair_rows, numeric_from=2))
     out.append("")
     out.append("in words")
@@ -130,6 +188,9 @@ def _legend(report: ComparisonReport) -> list[str]:
         "  95% CI        the 95% confidence interval of that mean (Student's t).",
         "  bounds        the lowest and highest that mean could be once every unjudged document",
         "                of the compared runs' top k is judged, whatever grades they get.",
+        "  expected      the run's mean over the draws of the holes' grades (each hole drawn from",
+        "                its prior, independently of the others; the drawn documents join the",
+        "                ideal); draws 95%: the 2.5 and 97.5 percentiles of that mean.",
         f"  unjudged@{k}   unjudged documents in the run's top {k}, summed over the queries.",
         "  diff          the mean of nDCG(A) - nDCG(B) per query: positive means A scores higher.",
         "  W/T/L         the queries where A wins, ties with, loses to B.",
@@ -145,8 +206,11 @@ def _legend(report: ComparisonReport) -> list[str]:
         "  diff bounds   the lowest and highest the mean difference could be once the unjudged",
         "                documents of every compared run's top k are judged (one grade each; a",
         "                third run's, judged, changes the ideal and so weighs the queries anew).",
-        "  verdict       settled: the sign cannot change whatever those grades are; could flip: it",
-        "                can (or a tie is possible); tied: 0 whatever they are.",
+        "  P(A ahead)    the share of the draws in which A's mean is above B's (ties count half).",
+        "  verdict       settled: the sign cannot change whatever those grades are; tied: 0",
+        "                whatever they are; probable: the bounds leave it open, but P(A ahead) is",
+        f"                at least {report.confidence:g} (or at most {1 - report.confidence:g}); "
+        "could flip: none of these.",
         "  holes         the unjudged documents in the two runs' top k, summed over the queries:",
         "                what judging can still change (`judgepool holes` lists them).",
         "  in words      each pair in one sentence: significant when rand p adj is below 0.05 and",
@@ -164,23 +228,27 @@ def render_compare_markdown(compared: ComparedRuns) -> str:
         return "| " + " | ".join(cell.replace("|", "\\|") for cell in cells) + " |"
 
     out = [
-        row(["run", NDCG.label(k), "95% CI", "bounds", UNJUDGED_AT_K.label(k)]),
-        row(["---", "---:", "---:", "---:", "---:"]),
-    ]
+        row(["run", NDCG.label(k), "95% CI", "bounds", "expected (draws 95%)",
+             UNJUDGED_AT_K.label(k)]),
+        row(["---", "---:", "---:", "---:", "---:", "---:"]),
+    ]  # fmt: skip
     for run in report.runs:
+        expected = fmt(run.expected_ndcg)
+        if run.expected_interval is not None:
+            expected += " " + interval(run.expected_interval)
         out.append(row([literal(run.run), fmt(run.ndcg), interval(run.ci), interval(run.bounds),
-                        str(run.unjudged_at_k)]))  # fmt: skip
+                        expected, str(run.unjudged_at_k)]))  # fmt: skip
     out.append("")
     out.append(row(["A", "B", "diff", "W/T/L", "t p (adj)", "rand p (adj)", "bootstrap 95% CI",
-                    "effect", "diff bounds", "verdict", "in words"]))  # fmt: skip
-    out.append(row(["---", "---", *["---:"] * 7, "---", "---"]))
+                    "effect", "diff bounds", "P(A ahead)", "verdict", "in words"]))  # fmt: skip
+    out.append(row(["---", "---", *["---:"] * 8, "---", "---"]))
     for p in report.pairs:
         out.append(row([
             literal(p.a), literal(p.b), fmt(p.mean_diff), f"{p.wins}/{p.ties}/{p.losses}",
             f"{pvalue(p.t_p)} ({pvalue(p.t_p_adjusted)})",
             f"{pvalue(p.randomization_p)} ({pvalue(p.randomization_p_adjusted)})",
             interval(p.bootstrap_ci), fmt(p.effect_size, 3), interval(p.diff_bounds),
-            p.verdict or "-", sentence_of(p, literal(p.a), literal(p.b)).text,
+            share(p.p_a_ahead), p.verdict or "-", sentence_of(p, literal(p.a), literal(p.b)).text,
         ]))  # fmt: skip
     out.append("")
     out.append(
@@ -189,9 +257,19 @@ def render_compare_markdown(compared: ComparedRuns) -> str:
         f"bootstrap resamples, seed {report.seed}; contract fingerprint "
         f"`{compared.fingerprint}`, qrels digest `{compared.qrels_digest}`. In words: "
         f"significant when rand p adj < {ALPHA} and the bootstrap interval lies on the "
-        "difference's side of 0."
+        "difference's side of 0." + _markdown_draws(report)
     )
     return "\n".join(out)
+
+
+def _markdown_draws(report: ComparisonReport) -> str:
+    if report.prior is None:
+        return f" No draws: {report.draws_note}." if report.draws_note else ""
+    return (
+        f" Expected and P(A ahead): {report.draws:,} draws of the holes' grades under the "
+        f"{report.prior.kind} prior, seed {report.seed} ({report.draws_note}); probable when "
+        f"P(A ahead) is at least {report.confidence:g} or at most {1 - report.confidence:g}."
+    )
 
 
 _LATEX_SPECIALS: Final = {
@@ -291,23 +369,25 @@ def render_compare_latex(compared: ComparedRuns, labels: Mapping[str, str] | Non
         "",
         r"\begin{table}[t]",
         r"\centering",
-        r"\begin{tabular}{llrrrl}",
+        r"\begin{tabular}{llrrrrl}",
         r"\toprule",
-        r"A & B & $\Delta$ & $p$ (adj.) & Bounds of $\Delta$ & Verdict \\",
+        r"A & B & $\Delta$ & $p$ (adj.) & Bounds of $\Delta$ & $P(A > B)$ & Verdict \\",
         r"\midrule",
     ]
     for pair in report.pairs:
         out.append(
             f"{label(pair.a)} & {label(pair.b)} & {fmt(pair.mean_diff)} & "
             f"{pvalue(pair.randomization_p_adjusted)} & {interval(pair.diff_bounds, 3)} & "
-            f"{pair.verdict or '-'} \\\\"
+            f"{share(pair.p_a_ahead)} & {pair.verdict or '-'} \\\\"
         )
     out += [
         r"\bottomrule",
         r"\end{tabular}",
         r"\caption{Differences of nDCG@" + str(k) + " (A $-$ B), their randomisation $p$-values "
         f"adjusted by {_correction_name(report)}, and their bounds once the unjudged documents "
-        "are judged: settled when the sign cannot change. Contract fingerprint \\texttt{"
+        "are judged: settled when the sign cannot change. "
+        + _latex_draws(report)
+        + "Contract fingerprint \\texttt{"
         + fingerprint
         + "}, qrels digest \\texttt{"
         + qrels
@@ -315,6 +395,18 @@ def render_compare_latex(compared: ComparedRuns, labels: Mapping[str, str] | Non
         r"\end{table}",
     ]
     return "\n".join(out)
+
+
+def _latex_draws(report: ComparisonReport) -> str:
+    if report.prior is None:
+        return ""
+    prior = latex_escape(report.prior.kind)
+    draws = f"{report.draws:,}".replace(",", "{,}")  # LaTeX's thousands separator
+    return (
+        f"$P(A > B)$: the share of {draws} draws of the unjudged documents' grades "
+        f"(each independently, from the {prior} prior) in which A is ahead; probable when it is "
+        f"at least {report.confidence:g} or at most {1 - report.confidence:g}. "
+    )
 
 
 def _correction_name(report: ComparisonReport) -> str:

@@ -24,9 +24,12 @@ Nothing here imports sqlite, textual or rich; a test enforces it.
   the order asked);
 - comparing runs: `comparison` (wins, ties and losses), `significance`
   (paired tests), `bounds` and `bound_tables` (exact bounds under unjudged
-  documents), `verdicts` and `verdict_words` (the verdict per pair and its
-  sentence), `settle` and `hole_order` (which holes to judge next, and in what
-  order to read them), `comparison_size` (a comparison's cost, and its limit);
+  documents), `priors` and `draws` (what a hole's grade probably is, from the
+  judged documents at its rank or a model's label, and seeded joint draws of
+  every hole's grade: the probable verdicts), `verdicts` and `verdict_words`
+  (the verdict per pair and its sentence), `settle` and `hole_order` (which
+  holes to judge next, and in what order to read them), `comparison_size` (a
+  comparison's cost, and its limit);
 - grading as a team, as rules on plain rows that the store reads and the
   services apply: `consensus` (which grade stands for an item under each
   consensus rule, the disagreements, the judged universe), `undo` (which

@@ -28,8 +28,11 @@ Which significance, and why:
 
 The bounds' part follows the verdict (`judgepool.core.verdicts.verdict_of`):
 settled (whatever grades the holes get; "settled by the judgments" when the
-two runs have no hole), could flip (the holes could still reverse it, or make it a
-tie), tied (0 under every assignment of the holes). ``holes`` counts the two
+two runs have no hole), probable (the draws of the holes' grades put one run
+ahead in at least the confidence asked for: "probably holds under the 38
+holes (P 0.98)"), could flip (the holes could still reverse it, or make it a
+tie; with the draws, how likely the lead holds), tied (0 under every
+assignment of the holes). ``holes`` counts the two
 runs' own holes; when it is 0 and the pair could still flip, the other runs'
 holes are the ones that could (a judged document joins every run's ideal).
 """
@@ -116,6 +119,29 @@ def _holes(count: int) -> str:
     return "1 hole" if count == 1 else f"{count} holes"
 
 
+def share_text(p: float) -> str:
+    """A probability in a sentence: two decimals, "> 0.99" and "< 0.01" where
+    rounding would say 1 or 0 of what is not certain."""
+    if p in (0.0, 1.0):
+        return f"{p:g}"
+    if p > 0.99:
+        return "> 0.99"
+    if p < 0.01:
+        return "< 0.01"
+    return f"{p:.2f}"
+
+
+def _probable_part(a: str, b: str, mean_diff: float, p_a_ahead: float, who: str) -> str:
+    """What the draws say of a pair the bounds leave open, at the confidence met."""
+    leader, share = (a, p_a_ahead) if p_a_ahead >= 0.5 else (b, 1 - p_a_ahead)
+    # every draw agreeing is not certainty: the bounds still allow the other side
+    shown = "> 0.99" if share > 0.99 else share_text(share)
+    ahead = a if mean_diff > 0 else b if mean_diff < 0 else None
+    if leader == ahead:
+        return f"probably holds under {who} (P {shown})"
+    return f"{who} would probably put {leader} ahead (P {shown})"
+
+
 def _bounds_part(
     a: str,
     b: str,
@@ -123,6 +149,7 @@ def _bounds_part(
     verdict: str | None,
     diff_bounds: tuple[float, float] | None,
     holes: int,
+    p_a_ahead: float | None = None,
 ) -> str:
     """What the unjudged documents can still do to the difference."""
     if verdict is None or diff_bounds is None:
@@ -140,15 +167,21 @@ def _bounds_part(
             return "settled by the judgments"
         return "settled, whatever grades the holes get"
     who = _holes(holes) if holes else "the other runs' holes"
+    if verdict == "probable" and p_a_ahead is not None:
+        return _probable_part(a, b, mean_diff, p_a_ahead, "the " + who if holes else who)
     if mean_diff == 0:
         if low < 0 < high:
             return f"{who} could still put either ahead"
         return f"{who} could still put {a if high > 0 else b} ahead"
     # could flip: the bound on the far side of 0 from the difference reaches 0
     reaches = low if mean_diff > 0 else high
+    holds = ""
+    if p_a_ahead is not None:
+        share = p_a_ahead if mean_diff > 0 else 1 - p_a_ahead
+        holds = f" (it holds with P {share_text(share)})"
     if reaches == 0:
-        return f"{who} could still make it a tie"
-    return f"{who} could still reverse it"
+        return f"{who} could still make it a tie{holds}"
+    return f"{who} could still reverse it{holds}"
 
 
 def pair_sentence(
@@ -161,14 +194,16 @@ def pair_sentence(
     verdict: str | None,
     diff_bounds: tuple[float, float] | None,
     holes: int,
+    p_a_ahead: float | None = None,
 ) -> PairSentence:
     """The sentence of the pair (``a``, ``b``), A − B = ``mean_diff``, with the
-    randomisation test's adjusted p-value ``p_adjusted``."""
+    randomisation test's adjusted p-value ``p_adjusted`` and, when the holes'
+    grades were drawn, the share of draws ``p_a_ahead`` that put A ahead."""
     if mean_diff is None:
         return PairSentence(f"{a} and {b}: no common query to compare them on", "", "")
     if verdict == "tied":
         return PairSentence(f"{a} and {b} tied under every assignment of the holes", "", "")
-    holes_part = _bounds_part(a, b, mean_diff, verdict, diff_bounds, holes)
+    holes_part = _bounds_part(a, b, mean_diff, verdict, diff_bounds, holes, p_a_ahead)
     if mean_diff == 0:
         return PairSentence(f"{a} and {b} level (mean difference 0)", "", holes_part)
     leader, other = (a, b) if mean_diff > 0 else (b, a)
@@ -197,4 +232,5 @@ def sentence_of(pair: PairStats, a: str | None = None, b: str | None = None) -> 
         verdict=pair.verdict,
         diff_bounds=pair.diff_bounds,
         holes=pair.holes,
+        p_a_ahead=pair.p_a_ahead,
     )

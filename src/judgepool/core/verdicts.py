@@ -22,9 +22,9 @@ whatever grades any unjudged document of the comparison gets. A pair's
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Final, Literal
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any, Final, Literal
 
 import numpy as np
 import numpy.typing as npt
@@ -32,7 +32,15 @@ import numpy.typing as npt
 from judgepool.core.bound_tables import BoundsArrays, HoleTable
 from judgepool.core.bounds import GainLevels, TopK, bound_arrays
 from judgepool.core.contract import Contract
+from judgepool.core.draws import (
+    DEFAULT_DRAWS,
+    DrawnMeans,
+    default_draws,
+    draw_means,
+    draw_problem,
+)
 from judgepool.core.errors import ContractError
+from judgepool.core.priors import ModelLabels, Prior, model_prior, rank_prior
 from judgepool.core.significance import (
     Correction,
     adjust,
@@ -46,7 +54,9 @@ from judgepool.core.significance import (
 from judgepool.core.types import Evaluation, Judgments, QueryResult
 
 F64 = npt.NDArray[np.float64]
-Verdict = Literal["settled", "could flip", "tied"]
+Verdict = Literal["settled", "probable", "could flip", "tied"]
+# the share of draws a probable verdict asks for, unless told otherwise
+CONFIDENCE: Final = 0.95
 # a bound within this of 0 is 0: the same mean summed two ways may differ in
 # its last bits, and a verdict must not rest on them
 ZERO_TOLERANCE: Final = 1e-12
@@ -71,6 +81,9 @@ class RunStats:
     ci: tuple[float, float] | None
     bounds: tuple[float, float] | None
     unjudged_at_k: int
+    # over the draws of the holes' grades (None without draws)
+    expected_ndcg: float | None = None
+    expected_interval: tuple[float, float] | None = None
 
 
 @dataclass(frozen=True)
@@ -91,6 +104,11 @@ class PairStats:
     diff_bounds: tuple[float, float] | None = None
     verdict: Verdict | None = None
     holes: int = 0  # distinct unjudged documents of the two runs' top k
+    # over the draws of the holes' grades (None without draws)
+    p_a_ahead: float | None = None
+    expected_diff: float | None = None
+    expected_diff_interval: tuple[float, float] | None = None
+    probable_leader: Literal["a", "b"] | None = None
 
 
 @dataclass(frozen=True)
@@ -105,6 +123,12 @@ class ComparisonReport:
     bootstrap: int
     seed: int
     bounds_note: str | None = None
+    # the draws: the prior they used, how many, the confidence a probable
+    # verdict asks for, and what they assume (None: no draws, and why not)
+    prior: Prior | None = None
+    draws: int = 0
+    confidence: float = CONFIDENCE
+    draws_note: str | None = None
     per_query_diffs: dict[tuple[str, str], tuple[float, ...]] = field(default_factory=dict)
 
 
@@ -136,14 +160,29 @@ def population(runs: Sequence[RunInput]) -> tuple[list[str], dict[str, str]]:
     return [q for q in judged if q not in left_out], left_out
 
 
-def verdict_of(low: float, high: float) -> Verdict:
+def verdict_of(
+    low: float, high: float, p_a_ahead: float | None = None, confidence: float = CONFIDENCE
+) -> Verdict:
     """settled when the sign cannot change, tied when the difference is 0 whatever
-    the holes are, could flip otherwise (a tie still possible included)."""
+    the holes are, probable when the draws put one run ahead in at least
+    ``confidence`` of them, could flip otherwise (a tie still possible included)."""
     if low > 0 or high < 0:
         return "settled"
     if low == 0 and high == 0:
         return "tied"
+    if p_a_ahead is not None and probable_leader(p_a_ahead, confidence) is not None:
+        return "probable"
     return "could flip"
+
+
+def probable_leader(p_a_ahead: float, confidence: float) -> Literal["a", "b"] | None:
+    """``a`` when A is ahead in at least ``confidence`` of the draws, ``b`` when
+    in at most 1 − ``confidence``, None otherwise."""
+    if p_a_ahead >= confidence:
+        return "a"
+    if p_a_ahead <= 1 - confidence:
+        return "b"
+    return None
 
 
 def _snap(values: F64) -> F64:
@@ -161,8 +200,18 @@ def compare(
     bootstrap: int = 10_000,
     seed: int = 0,
     correction: Correction = "holm",
+    draws: int | None = None,
+    confidence: float = CONFIDENCE,
+    model: ModelLabels | None = None,
+    on_draws: Callable[[int, int], None] | None = None,
 ) -> ComparisonReport:
-    """Compare ``runs`` (at least two) pair by pair (indices into ``runs``)."""
+    """Compare ``runs`` (at least two) pair by pair (indices into ``runs``).
+
+    ``draws`` joint draws of the holes' grades (0: none; None: 10,000, or
+    fewer for a comparison with very many holes, `draws.default_draws`) with ``seed`` give
+    the probable verdicts at ``confidence``, under the rank prior or, with
+    ``model``, that model's labels calibrated on the judgments
+    (`judgepool.core.priors`); ``on_draws(done, draws)`` follows them."""
     if len(runs) < 2:
         raise ContractError("compare needs at least two runs")
     # the t distribution's import (about half a second) runs while the bounds
@@ -188,6 +237,9 @@ def compare(
         if contract.unjudged == "condense":
             bounds_note = "bounds computed as under unjudged=zero (the documents keep their places)"
         run_bounds, pair_bounds, pair_holes = _bounds(runs, pairs, queries, judgments, contract)
+    prior, drawn, draws_note = _draws(
+        runs, queries, judgments, contract, draws, seed, model, on_draws
+    )
 
     t_p = paired_t(differences)
     effects = effect_size(differences)
@@ -203,6 +255,7 @@ def compare(
             ci=mean_interval(ndcg[i]),
             bounds=run_bounds[i],
             unjudged_at_k=sum(records[i][q].unjudged_at_k for q in queries),
+            **_run_draws(drawn, i),
         )
         for i, run in enumerate(runs)
     )
@@ -210,6 +263,8 @@ def compare(
     for p, (a, b) in enumerate(pairs):
         d = differences[:, p]
         bound = pair_bounds[p]
+        drawn_pair = drawn.pair(a, b) if drawn is not None else None
+        p_a_ahead = drawn_pair.p_a_ahead if drawn_pair is not None else None
         pair_stats.append(
             PairStats(
                 a=runs[a].name,
@@ -226,8 +281,14 @@ def compare(
                 t_p_adjusted=t_adjusted[p],
                 randomization_p_adjusted=flip_adjusted[p] if d.size else None,
                 diff_bounds=bound,
-                verdict=None if bound is None else verdict_of(*bound),
+                verdict=None if bound is None else verdict_of(*bound, p_a_ahead, confidence),
                 holes=pair_holes[p],
+                p_a_ahead=p_a_ahead,
+                expected_diff=drawn_pair.expected_diff if drawn_pair is not None else None,
+                expected_diff_interval=drawn_pair.interval if drawn_pair is not None else None,
+                probable_leader=(
+                    None if p_a_ahead is None else probable_leader(p_a_ahead, confidence)
+                ),
             )
         )
     return ComparisonReport(
@@ -241,11 +302,68 @@ def compare(
         bootstrap=bootstrap,
         seed=seed,
         bounds_note=bounds_note,
+        prior=prior,
+        draws=0 if drawn is None else int(drawn.means.shape[0]),
+        confidence=confidence,
+        draws_note=draws_note,
         per_query_diffs={
             (runs[a].name, runs[b].name): tuple(differences[:, p].tolist())
             for p, (a, b) in enumerate(pairs)
         },
     )
+
+
+INDEPENDENCE_NOTE: Final = "each hole's grade is drawn from its prior independently of the others"
+
+
+def _draws(
+    runs: Sequence[RunInput],
+    queries: Sequence[str],
+    judgments: Judgments,
+    contract: Contract,
+    draws: int | None,
+    seed: int,
+    model: ModelLabels | None,
+    on_draws: Callable[[int, int], None] | None,
+) -> tuple[Prior | None, DrawnMeans | None, str | None]:
+    """The prior and the draws of a comparison, or why there are none."""
+    if draws is not None and draws < 0:
+        raise ContractError(f"draws must be 0 or more, got {draws}")
+    if draws == 0:
+        return None, None, "no draws asked for (--draws 0): no probable verdicts"
+    if contract.universe != "judged":
+        return None, None, "no draws under universe=candidates (as for the bounds)"
+    if not queries:
+        return None, None, "no common query: nothing to draw"
+    tops = [run.top for run in runs]
+    rank = rank_prior(tops, queries, contract)
+    calibrated = None
+    if model is not None:
+        calibrated = model_prior(model.name, model.labels, judgments, contract)
+    prior = Prior(rank, calibrated)
+    problem = draw_problem(tops, queries, judgments, contract, prior)
+    if calibrated is not None:
+        prior = replace(prior, model_holes=problem.model_holes)
+    notes = [INDEPENDENCE_NOTE]
+    if draws is None:
+        draws = default_draws(problem.holes)
+        if draws < DEFAULT_DRAWS:
+            notes.append(
+                f"{draws:,} draws, not {DEFAULT_DRAWS:,}: the comparison has {problem.holes:,} "
+                "holes (--draws N asks for more)"
+            )
+    if contract.unjudged == "condense":
+        notes.append("the draws keep the holes in their places (as under unjudged=zero)")
+    if contract.zero_idcg == "exclude":
+        notes.append("a draw's zero IDCG counts as 0 (as under zero_idcg=zero)")
+    return prior, draw_means(problem, draws, seed, on_draws), "; ".join(notes)
+
+
+def _run_draws(drawn: DrawnMeans | None, r: int) -> dict[str, Any]:
+    if drawn is None:
+        return {}
+    expected, interval = drawn.run_expected(r)
+    return {"expected_ndcg": expected, "expected_interval": interval}
 
 
 def _solve(problems: BoundsArrays, contract: Contract) -> tuple[F64, F64]:

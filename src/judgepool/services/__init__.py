@@ -10,7 +10,8 @@
 - scoring runs: `judgments_source` (the judgments runs are scored against, a
   qrels file or a workspace under a rule, read once), `runs` (a subpackage:
   score and audit runs, files or stored, one or many at once), `verdicts`
-  (compare runs, and the holes between them and a verdict), `evaluations`
+  (compare runs, and the holes between them and a verdict), `model_labels` (a
+  model's grades as evidence for probable verdicts), `evaluations`
   (store scores and say whether they are current; `app_evaluations`: the app's);
 - `review`: what the app's audit and scores screens show; `all_holes`: every
   run's holes at once; `app_queries` and `text_parts`: what its grade screen

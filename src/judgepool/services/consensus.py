@@ -39,11 +39,16 @@ def check_rule(rule: str) -> Rule:
     return cast(Rule, rule)
 
 
-def workspace_consensus(ws: Workspace, rule: str | None = None) -> WorkspaceConsensus:
+def workspace_consensus(
+    ws: Workspace, rule: str | None = None, *, leave_out_source: str | None = None
+) -> WorkspaceConsensus:
     """The judged universe under ``rule`` (the workspace's default when None):
-    judgments, digest, disagreements and what the rule left unresolved."""
+    judgments, digest, disagreements and what the rule left unresolved.
+    ``leave_out_source``: a model's grades (``model:NAME``) kept out of it, as
+    when they are the evidence the judgments calibrate."""
     chosen = check_rule(rule if rule is not None else ws.default_consensus())
-    decided = rules.consensus(ledger.item_grades(ws), chosen)
+    items = ledger.item_grades(ws, leave_out_source=leave_out_source)
+    decided = rules.consensus(items, chosen)
     return WorkspaceConsensus(
         rule=decided.rule,
         judgments=decided.judgments,

@@ -46,23 +46,28 @@ def qrels_source(path: str | Path, scale: Scale) -> JudgmentsSource:
     return JudgmentsSource(read.judgments, read.digest, str(path))
 
 
-def workspace_source(ws: Workspace, rule: str | None = None) -> JudgmentsSource:
+def workspace_source(
+    ws: Workspace, rule: str | None = None, *, leave_out_source: str | None = None
+) -> JudgmentsSource:
     """The workspace's judgments under the consensus ``rule`` (None: the
     workspace's default); each item the rule leaves out (a disagreement no
     adjudicator resolved) is kept with the annotators' grades, to explain a run
-    refused for "unjudged" documents that were in fact graded."""
+    refused for "unjudged" documents that were in fact graded.
+    ``leave_out_source``: the grades of that source (``model:NAME``) are not
+    judgments here (they are the evidence a model prior calibrates)."""
     # Imported here: scoring plain files must not pay for loading SQLite.
     from judgepool.services.consensus import workspace_consensus
 
     chosen_rule = rule or ws.default_consensus()
-    chosen = workspace_consensus(ws, chosen_rule)
+    chosen = workspace_consensus(ws, chosen_rule, leave_out_source=leave_out_source)
     left_out = {
         (item.query_id, item.doc_id): "an unresolved disagreement (no adjudicator's grade; "
         + ", ".join(f"{who}={grade}" for who, grade in item.grades)
         + ")"
         for item in chosen.unresolved
     }
+    without = "" if leave_out_source is None else f", without {leave_out_source}'s grades"
     return JudgmentsSource(
-        chosen.judgments, chosen.digest, f"workspace {ws.path} ({chosen_rule})",
+        chosen.judgments, chosen.digest, f"workspace {ws.path} ({chosen_rule}{without})",
         str(ws.path), chosen_rule, left_out,
     )  # fmt: skip

@@ -28,12 +28,19 @@ from judgepool.core.comparison_size import check_comparison_size
 from judgepool.core.contract import Contract
 from judgepool.core.engines import Engine
 from judgepool.core.errors import ContractError
+from judgepool.core.priors import ModelLabels
 from judgepool.core.progress import StageCallback, no_stage
 from judgepool.core.scored_run import ScoredRun
 from judgepool.core.settle import Hole, SettleState, depth_order
 from judgepool.core.significance import Correction
 from judgepool.core.verdict_words import sentence_of
-from judgepool.core.verdicts import ComparisonReport, RunInput, compare, population
+from judgepool.core.verdicts import (
+    CONFIDENCE,
+    ComparisonReport,
+    RunInput,
+    compare,
+    population,
+)
 from judgepool.services.judgments_source import JudgmentsSource
 from judgepool.services.runs.scoring import score_run_with_tops
 from judgepool.services.runs.sources import RunSource
@@ -99,6 +106,8 @@ class ComparedRuns:
                     "ci": _pair_list(run.ci),
                     "bounds": _pair_list(run.bounds),
                     "unjudged_at_k": run.unjudged_at_k,
+                    "expected_ndcg": run.expected_ndcg,
+                    "expected_interval": _pair_list(run.expected_interval),
                 }
                 for run in report.runs
             ],
@@ -118,6 +127,10 @@ class ComparedRuns:
                     "randomization_p_adjusted": pair.randomization_p_adjusted,
                     "diff_bounds": _pair_list(pair.diff_bounds),
                     "verdict": pair.verdict,
+                    "p_a_ahead": pair.p_a_ahead,
+                    "expected_diff": pair.expected_diff,
+                    "expected_diff_interval": _pair_list(pair.expected_diff_interval),
+                    "probable_leader": pair.probable_leader,
                     "sentence": sentence_of(pair).text,
                 }
                 for pair in report.pairs
@@ -126,6 +139,10 @@ class ComparedRuns:
             "permutations": report.permutations,
             "bootstrap": report.bootstrap,
             "seed": report.seed,
+            "prior": None if report.prior is None else report.prior.to_dict(),
+            "draws": report.draws,
+            "confidence": report.confidence,
+            "draws_note": report.draws_note,
         }
 
 
@@ -215,11 +232,16 @@ def compare_runs(
     permutations: int = 10_000,
     bootstrap: int = 10_000,
     seed: int = 0,
+    draws: int | None = None,
+    confidence: float = CONFIDENCE,
+    model: ModelLabels | None = None,
     engine: Engine = "fast",
     on_progress: StageCallback = no_stage,
 ) -> ComparedRuns:
     """Compare the runs of ``sources`` (two or more, distinct names): every
-    pair, or every run with ``baseline``. A comparison whose estimate passes
+    pair, or every run with ``baseline``; ``draws`` of the holes' grades under
+    the rank prior, or ``model``'s labels calibrated on the judgments, give
+    the probable verdicts at ``confidence``. A comparison whose estimate passes
     the limit is refused before any run is read
     (`judgepool.core.comparison_size`)."""
     judgments = judged.judgments
@@ -246,6 +268,10 @@ def compare_runs(
         bootstrap=bootstrap,
         seed=seed,
         correction=correction,
+        draws=draws,
+        confidence=confidence,
+        model=model,
+        on_draws=lambda done, total: on_progress(f"drawing the holes' grades {done:,}/{total:,}"),
     )
     timings = {"scoring": read_done - started, "comparing": time.perf_counter() - read_done}
     digests = tuple(run.run_digest for run, _ in scored)

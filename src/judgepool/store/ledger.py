@@ -319,15 +319,18 @@ def set_role(conn: sqlite3.Connection, name: str, role: str | None) -> None:
 # -- consensus ------------------------------------------------------------------
 
 
-def item_grades(ws: Workspace) -> list[ItemGrades]:
+def item_grades(ws: Workspace, *, leave_out_source: str | None = None) -> list[ItemGrades]:
     """Every item with a current grade or adjudication, its grades as the
     consensus rules take them (`judgepool.core.consensus`), in (query, doc)
-    order, read on one snapshot of the file."""
+    order, read on one snapshot of the file. ``leave_out_source``: the grades
+    recorded with that source (a model's, ``model:NAME``) are not read."""
+    left_out = "" if leave_out_source is None else "AND e.source != ? "
     with read_snapshot(ws.conn) as conn:
         grades = conn.execute(
             "SELECT c.query_id, c.doc_id, c.annotator, c.grade, c.since_event, e.source "
             "FROM current_judgments c JOIN judgment_events e ON e.id = c.event_id "
-            "WHERE c.grade IS NOT NULL ORDER BY c.query_id, c.doc_id"
+            f"WHERE c.grade IS NOT NULL {left_out}ORDER BY c.query_id, c.doc_id",
+            () if leave_out_source is None else (leave_out_source,),
         ).fetchall()
         settled: dict[tuple[str, str], list[HeldGrade]] = {}
         for query_id, doc_id, adjudicator, grade, since in conn.execute(

@@ -51,6 +51,7 @@ from judgepool.tui.messages import GradesSaved
 from judgepool.tui.verdict_jobs import compare_workspace
 from judgepool.tui.widgets.pair_verdicts import (
     PairWords,
+    ahead_cell,
     bounds_cell,
     holes_cell,
     tally,
@@ -73,14 +74,19 @@ PAIR_LEGEND: tuple[tuple[str, str], ...] = (
     ),
     (
         "verdict / holes",
-        "settled, could flip or tied; the unjudged documents of the two runs' top k",
+        "settled, probable, could flip or tied; the unjudged documents of the two runs' top k",
+    ),
+    (
+        "P(A>B) / effect",
+        "the share of draws of the holes' grades (each hole from its prior, independently) "
+        "with A ahead: probable at 0.95 or more, or 0.05 or less; A − B over its standard "
+        "deviation (Cohen's d_z)",
     ),
     (
         "p t / p rand",
         "the chance of a difference this large if the runs were equal (paired t-test; "
         "sign-flip randomisation), adjusted for the number of pairs",
     ),
-    ("effect", "A − B over its standard deviation (Cohen's d_z)"),
     (
         "in words",
         "significant when p rand is below 0.05 and the bootstrap interval lies on the "
@@ -131,8 +137,8 @@ def pair_cells(pair: PairStats) -> list[Text]:
         stacked(signed(pair.mean_diff), Text(f"{pair.wins}/{pair.ties}/{pair.losses}")),
         stacked(bounds_cell(pair.diff_bounds), bounds_cell(pair.bootstrap_ci)),
         stacked(verdict_cell(pair.verdict), holes_cell(pair)),
+        stacked(ahead_cell(pair), number(pair.effect_size, places=2)),
         stacked(p_value(pair.t_p_adjusted), p_value(pair.randomization_p_adjusted)),
-        number(pair.effect_size, places=2),
     ]
 
 
@@ -142,8 +148,8 @@ PAIR_COLUMNS = (
     "A − B\nW/T/L",
     "bounds\nbootstrap 95 %",
     "verdict\nholes",
+    "P(A>B)\neffect",
     "p t\np rand",
-    "effect",
 )
 
 

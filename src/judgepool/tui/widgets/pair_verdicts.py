@@ -2,7 +2,9 @@
 documents could still change which one is better, in a line and in words.
 
 `PairVerdicts` has one line per pair (A, B): the mean difference A − B, the
-verdict (`settled`: the sign cannot change; `could flip`; `tied`), the holes
+verdict (`settled`: the sign cannot change; `probable`: the draws of the
+holes' grades put one run ahead in at least the confidence asked for;
+`could flip`; `tied`), the holes
 (the distinct unjudged documents of the two runs' top k, what stands between
 the pair and a verdict) and, where the table has the room, the exact bounds
 of the difference over every grade the holes could get. It scrolls when
@@ -25,7 +27,12 @@ from judgepool.display import literal
 from judgepool.services.verdicts import ComparedRuns
 from judgepool.tui.widgets.score_format import MAX_COLUMN_WIDTH, data, fill_table, signed
 
-VERDICT_STYLE = {"settled": "bold green", "could flip": "bold yellow", "tied": "bold"}
+VERDICT_STYLE = {
+    "settled": "bold green",
+    "probable": "bold cyan",
+    "could flip": "bold yellow",
+    "tied": "bold",
+}
 # a DataTable cell's padding, each side; a vertical scrollbar's width
 _CELL_PADDING = 1
 _SCROLLBAR = 2
@@ -43,6 +50,13 @@ def bounds_cell(bounds: tuple[float, float] | None) -> Text:
     if bounds is None:
         return Text("-", style="dim", justify="right")
     return Text(f"[{bounds[0]:+.4f}, {bounds[1]:+.4f}]", justify="right")
+
+
+def ahead_cell(pair: PairStats) -> Text:
+    """P(A ahead) over the draws of the holes' grades (``-`` without draws)."""
+    if pair.p_a_ahead is None:
+        return Text("-", style="dim", justify="right")
+    return Text(f"{pair.p_a_ahead:.3f}", justify="right")
 
 
 def holes_cell(pair: PairStats) -> Text:
@@ -66,11 +80,14 @@ def words_text(pair: PairStats) -> Text:
 
 
 def tally(compared: ComparedRuns) -> Text:
-    """One line: how many pairs are settled and could flip (and tied, if any)."""
+    """One line: how many pairs are settled, probable and could flip (and
+    tied, if any; probable only where the draws were made)."""
     verdicts = [pair.verdict for pair in compared.report.pairs]
     text = Text()
-    for verdict in ("settled", "could flip", "tied"):
+    for verdict in ("settled", "probable", "could flip", "tied"):
         if verdict == "tied" and not verdicts.count(verdict):
+            continue
+        if verdict == "probable" and compared.report.prior is None:
             continue
         if text.plain:
             text.append("  ")
