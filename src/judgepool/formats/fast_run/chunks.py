@@ -51,6 +51,10 @@ from judgepool.formats.trec import BadLine
 
 # Read at call time: the tests shrink it to force many cuts.
 CHUNK_BYTES = 8 << 20
+# A read this long or longer is hashed in a thread while it is parsed; a
+# shorter one is hashed on the spot: starting a thread costs about what
+# hashing 64 KiB does, and the tests' reads of a few bytes would each start one.
+HASH_IN_THREAD_FROM = 1 << 16
 
 
 @dataclass(frozen=True, eq=False)
@@ -153,9 +157,12 @@ class RunBlocks:
             data = raw.read(self.chunk_bytes)
         except (OSError, EOFError, *GZIP_ERRORS) as exc:
             raise read_error(exc, self.path) from None
-        # hashed in a thread while the block is parsed (both release the GIL)
-        self._hasher = threading.Thread(target=self._hash.update, args=(data,), daemon=True)
-        self._hasher.start()
+        if len(data) >= HASH_IN_THREAD_FROM:
+            # hashed in a thread while the block is parsed (both release the GIL)
+            self._hasher = threading.Thread(target=self._hash.update, args=(data,), daemon=True)
+            self._hasher.start()
+        else:
+            self._hash.update(data)
         self.bytes_read += len(data)
         if data:
             self._last_byte = data[-1:]
