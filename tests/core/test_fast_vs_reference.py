@@ -178,6 +178,26 @@ def doc_pool(rng: random.Random, count: int) -> list[str]:
 SCALES = [Scale(0, 3), Scale(-1, 4), Scale(0, 1), Scale(1, 3), Scale(-2, 0), Scale(0, 7)]
 
 
+# The strategies drawn from for every case, built once: hypothesis builds and
+# validates a strategy over a list anew at each call, which cost more than
+# the draws themselves. The draws are the same, and so are the cases: under a
+# fixed seed the same ones as before. (Not the gain values below: a list
+# literal at module level joins the constants hypothesis mixes into its
+# draws, and that alone changed which cases a seed gives.)
+_UNIVERSES = st.sampled_from(["judged", "candidates"])
+_UNJUDGED = st.sampled_from(["reject", "zero", "condense"])
+_DUPLICATES = st.sampled_from(["reject", "first"])
+_TIES = st.sampled_from(["trec_eval", "docid", "rank", "input"])
+_ZERO_IDCG = st.sampled_from(["zero", "one", "exclude"])
+_MISSING = st.sampled_from(["zero", "skip"])
+_SCALES = st.sampled_from(SCALES)
+_QUERY_LISTS = st.lists(st.sampled_from(QUERY_IDS), min_size=1, max_size=4, unique=True)
+_KINDS = st.integers(0, 5)
+_BOOLEANS = st.booleans()
+_ONE_IN_FOUR = st.integers(0, 3)
+_RANKS = st.integers(-2, 6)
+
+
 @st.composite
 def gain_spec(draw: st.DrawFn, scale: Scale) -> str:
     choice = draw(st.integers(0, 2))
@@ -191,18 +211,18 @@ def gain_spec(draw: st.DrawFn, scale: Scale) -> str:
 
 @st.composite
 def contracts(draw: st.DrawFn, scale: Scale, entity: bool | None = None) -> Contract:
-    use_entity = draw(st.booleans()) if entity is None else entity
+    use_entity = draw(_BOOLEANS) if entity is None else entity
     return Contract(
         k=draw(st.integers(1, 12)),
         scale=scale,
         gain=draw(gain_spec(scale)),
-        universe=draw(st.sampled_from(["judged", "candidates"])),
-        unjudged=draw(st.sampled_from(["reject", "zero", "condense"])),
-        duplicates=draw(st.sampled_from(["reject", "first"])),
+        universe=draw(_UNIVERSES),
+        unjudged=draw(_UNJUDGED),
+        duplicates=draw(_DUPLICATES),
         entity=ENTITY if use_entity else None,
-        ties=draw(st.sampled_from(["trec_eval", "docid", "rank", "input"])),
-        zero_idcg=draw(st.sampled_from(["zero", "one", "exclude"])),
-        missing=draw(st.sampled_from(["zero", "skip"])),
+        ties=draw(_TIES),
+        zero_idcg=draw(_ZERO_IDCG),
+        missing=draw(_MISSING),
         relevant_from=draw(st.integers(-2, 5)),
     )
 
@@ -222,7 +242,7 @@ def cases(
     max_rows: int = 14,
     scores: st.SearchStrategy[float] = SCORES,
 ) -> tuple[list[Row], Judged, Contract]:
-    scale = draw(st.sampled_from(SCALES))
+    scale = draw(_SCALES)
     contract = draw(contracts(scale, entity))
     # IDs come from a seeded generator, not from hypothesis's draws: drawing
     # hundreds of bytes per ID made generation, not checking, the test's cost
@@ -232,32 +252,37 @@ def cases(
         docs = [f"{d}#{c}" for d in docs for c in range(draw(st.integers(1, 3)))]
     # judged IDs the run never returns, of other lengths than the run's
     judged_only = doc_pool(rng, draw(st.integers(0, 3)))[: draw(st.integers(0, 3))]
-    queries = draw(st.lists(st.sampled_from(QUERY_IDS), min_size=1, max_size=4, unique=True))
+    queries = draw(_QUERY_LISTS)
+    # as above: each strategy over this case's documents is built once
     grades = st.integers(scale.minimum, scale.maximum)
+    a_doc = st.sampled_from(docs)
+    judged_docs = st.lists(a_doc, max_size=len(docs), unique=True)
+    judged_only_docs = st.lists(st.sampled_from(judged_only), unique=True) if judged_only else None
     judgments: Judged = {}
     for query_id in [*queries, "judged-but-absent"]:
-        kind = draw(st.integers(0, 5))
+        kind = draw(_KINDS)
         if kind == 0:
             continue  # the run's query is unknown to the judgments
-        chosen = draw(st.lists(st.sampled_from(docs), max_size=len(docs), unique=True))
-        chosen += draw(st.lists(st.sampled_from(judged_only), unique=True)) if judged_only else []
+        chosen = draw(judged_docs)
+        chosen += draw(judged_only_docs) if judged_only_docs is not None else []
         if kind == 1:
             chosen = []  # a judged query with no judgments at all
         # judge the entity (what the pattern maps a chunk to) or the ID itself
-        keys = {d.split("#")[0] if draw(st.booleans()) else d for d in chosen}
+        keys = {d.split("#")[0] if draw(_BOOLEANS) else d for d in chosen}
         judgments[query_id] = {d: draw(grades) for d in sorted(keys)}
     rows: list[Row] = []
+    counts = st.integers(1, max_rows)
     for query_id in queries:
-        count = draw(st.integers(1, max_rows))
+        count = draw(counts)
         chosen_scores = draw(st.lists(scores, min_size=count, max_size=count))
-        if draw(st.booleans()):
+        if draw(_BOOLEANS):
             chosen_scores.sort(reverse=True)
-        chosen_docs = draw(st.lists(st.sampled_from(docs), min_size=count, max_size=count))
+        chosen_docs = draw(st.lists(a_doc, min_size=count, max_size=count))
         ranks = list(range(1, count + 1))
-        if draw(st.integers(0, 3)) == 0:
-            ranks = draw(st.lists(st.integers(-2, 6), min_size=count, max_size=count))
+        if draw(_ONE_IN_FOUR) == 0:
+            ranks = draw(st.lists(_RANKS, min_size=count, max_size=count))
         rows.extend(zip([query_id] * count, chosen_docs, ranks, chosen_scores, strict=True))
-    if draw(st.integers(0, 3)) == 0:
+    if draw(_ONE_IN_FOUR) == 0:
         rows = draw(st.permutations(rows))  # queries interleaved
     return rows, judgments, contract
 

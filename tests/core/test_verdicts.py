@@ -119,26 +119,34 @@ def holes_of(runs: list[RunInput], queries: list[str], k: int) -> list[tuple[str
     )
 
 
-def brute_range(
+def brute_means(
     lines: list[list[RunEntry]],
-    signs: list[float],
     holes: list[tuple[str, str]],
     judgments: Judged,
     contract: Contract,
     queries: list[str],
-) -> tuple[float, float]:
-    zero = contract.with_changes(unjudged="zero")  # bounds are defined as under zero
-    values = []
+) -> list[list[float]]:
+    """For every assignment of grades to ``holes``, each run's mean nDCG under
+    ``unjudged="zero"`` (bounds are defined as under zero): computed once, and
+    read by every range `brute_range` is asked for."""
+    zero = contract.with_changes(unjudged="zero")
+    means = []
     for grades in itertools.product(contract.scale.grades, repeat=len(holes)):
         completed = {q: dict(docs) for q, docs in judgments.items()}
         for (query, doc), grade in zip(holes, grades, strict=True):
             completed[query][doc] = grade
-        values.append(
-            sum(
-                sign * mean_ndcg(run, completed, zero, queries)
-                for sign, run in zip(signs, lines, strict=True)
-            )
-        )
+        means.append([mean_ndcg(run, completed, zero, queries) for run in lines])
+    return means
+
+
+def brute_range(
+    means: list[list[float]], signs: list[float], runs: list[int]
+) -> tuple[float, float]:
+    """The least and greatest signed sum of the ``runs``' means over every assignment."""
+    values = [
+        sum(sign * assignment[run] for sign, run in zip(signs, runs, strict=True))
+        for assignment in means
+    ]
     return min(values), max(values)
 
 
@@ -157,7 +165,8 @@ def test_bounds_and_verdicts_hold_over_every_assignment(
     # per-query differences and can move the mean's sign
     all_holes = holes_of(inputs, queries, contract.k)
     if len(all_holes) <= 5:
-        low, high = brute_range(lines[:2], [1.0, -1.0], all_holes, judgments, contract, queries)
+        means = brute_means(lines, all_holes, judgments, contract, queries)
+        low, high = brute_range(means, [1.0, -1.0], [0, 1])
         bounds = result.pairs[0].diff_bounds
         assert bounds is not None
         assert bounds[0] == pytest.approx(low, abs=1e-9) and bounds[1] == pytest.approx(
@@ -166,8 +175,8 @@ def test_bounds_and_verdicts_hold_over_every_assignment(
         if result.pairs[0].verdict == "settled":
             assert (low > 0) or (high < 0)  # never contradicted by any assignment
         assert result.pairs[0].holes == len(holes_of(inputs[:2], queries, contract.k))
-        for index, run in enumerate(lines):
-            low, high = brute_range([run], [1.0], all_holes, judgments, contract, queries)
+        for index in range(len(lines)):
+            low, high = brute_range(means, [1.0], [index])
             bounds = result.runs[index].bounds
             assert bounds is not None
             assert bounds[0] == pytest.approx(low, abs=1e-9)
