@@ -351,7 +351,7 @@ def replay(
     sequence: list[tuple[str, str]] = []
     if order == "settle":
         state = SettleState(NAMES, tops, judged, CONTRACT, queries, PAIRS, model=model, seed=seed,
-                            refresh=args.refresh)  # fmt: skip
+                            refresh=args.refresh, aim=args.aim)  # fmt: skip
         holes = len(state.holes())
     else:
         ranked = depth_order(dict(zip(NAMES, tops, strict=True)), CONTRACT.k)
@@ -482,6 +482,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--replay-priors", default="rank,model")
     parser.add_argument("--replay-seeds", type=int, default=1)
     parser.add_argument("--refresh", type=float, default=REFRESH_TOLERANCE)
+    parser.add_argument(
+        "--aim", type=float, default=None,
+        help="the P(A ahead) the settle order works toward [default: the state's own]",
+    )  # fmt: skip
     parser.add_argument("--skip-replay", action="store_true")
     parser.add_argument("--skip-scenarios", action="store_true")
     parser.add_argument("--json", type=Path, default=None)
