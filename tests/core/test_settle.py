@@ -79,3 +79,97 @@ def test_bounds_only_narrow_as_holes_are_judged() -> None:
             assert new_low >= low - 1e-12 and new_high <= high + 1e-12
             low, high = new_low, new_high
         assert abs(high - low) <= 1e-12  # everything judged: one value
+
+
+# -- the settle priority for probable verdicts ------------------------------------
+
+REFERENCE_TOPS: list[dict[str, TopK]] = [
+    {"q": (("A", 3), ("U", None))},  # the contract's reference: [A, U] against [U, A]
+    {"q": (("U", None), ("A", 3))},
+]
+REFERENCE_JUDGED = {"q": {"A": 3, "B": 0}}
+
+
+def test_a_hole_that_can_decide_a_pair_ranks_above_one_that_cannot() -> None:
+    # q: the contract's reference pair, open while U is unjudged (P(A ahead)
+    # 5/6 under the rank prior here: grades 1 and 3 seen at rank 1); q2: both
+    # runs return [s, z], so their difference there is 0 whatever z's grade
+    tops = [
+        {**REFERENCE_TOPS[0], "q2": (("s", 1), ("z", None))},
+        {**REFERENCE_TOPS[1], "q2": (("s", 1), ("z", None))},
+    ]
+    judged = {**REFERENCE_JUDGED, "q2": {"s": 1}}
+    settle = SettleState(["a", "b"], tops, judged, CONTRACT, ["q", "q2"], [(0, 1)])
+    assert settle.undecided_pairs() == [0]
+    assert abs(settle.p_a_ahead(0) - 5 / 6) < 0.04  # 2,000 draws
+    ranked = settle.priorities()
+    assert [h.doc_id for h, _ in ranked] == ["U", "z"]
+    assert ranked[0][1] > 0 and ranked[1][1] == 0.0
+    # and indeed: judged, U decides the pair whatever its grade; z cannot
+    for grade in range(4):
+        after = SettleState(["a", "b"], tops, judged, CONTRACT, ["q", "q2"], [(0, 1)])
+        after.judge("q", "U", grade)
+        assert after.verdict(0) in ("settled", "tied")
+        after = SettleState(["a", "b"], tops, judged, CONTRACT, ["q", "q2"], [(0, 1)])
+        after.judge("q2", "z", grade)
+        assert after.verdict(0) == "could flip"
+
+
+def test_a_decided_pairs_holes_get_nothing() -> None:
+    # settled: a's judged 3 at rank 1 beats b's 0 there whatever u and w are
+    judged = {"q": {"r": 3, "n": 0}}
+    tops = [{"q": (("r", 3), ("u", None))}, {"q": (("n", 0), ("w", None))}]
+    settled = state(tops, judged)
+    assert settled.verdict(0) == "settled" and settled.undecided_pairs() == []
+    assert [score for _, score in settled.priorities()] == [0.0, 0.0]
+    # probable: the reference pair, P(A ahead) = 0.8 under the rank prior
+    # (contract, "Probable verdicts"), decided at confidence 0.75, not at 0.95
+    names, queries, pairs = ["a", "b"], ["q"], [(0, 1)]
+    sure = SettleState(names, REFERENCE_TOPS, REFERENCE_JUDGED, CONTRACT, queries, pairs,
+                       confidence=0.75, aim=0.75)  # fmt: skip
+    assert abs(sure.p_a_ahead(0) - 0.8) < 0.04
+    assert sure.verdict(0) == "probable" and sure.working_pairs() == []
+    assert sure.priorities()[0][1] == 0.0
+    unsure = SettleState(names, REFERENCE_TOPS, REFERENCE_JUDGED, CONTRACT, queries, pairs)
+    assert unsure.verdict(0) == "could flip" and unsure.priorities()[0][1] > 0
+
+
+def test_a_probable_pair_short_of_the_aim_is_still_worked_on() -> None:
+    # confidence 0.75: the reference pair (P 0.8) is probable, but the order
+    # aims at (1 + 0.75) / 2 = 0.875 by default, so its hole still counts
+    names, queries, pairs = ["a", "b"], ["q"], [(0, 1)]
+    margin = SettleState(names, REFERENCE_TOPS, REFERENCE_JUDGED, CONTRACT, queries, pairs,
+                         confidence=0.75)  # fmt: skip
+    assert margin.aim == 0.875 and margin.verdict(0) == "probable"
+    assert margin.undecided_pairs() == [] and margin.working_pairs() == [0]
+    assert margin.priorities()[0][1] > 0
+
+
+def test_judging_one_at_a_time_equals_starting_afresh() -> None:
+    # the app and the replay judge one hole at a time: after each judgment the
+    # state must be the one built from scratch on the judgments as they are
+    # (refresh 0: every query whose holes' prior moved is redrawn)
+    rng = random.Random(11)
+    docs = [f"d{i}" for i in range(9)]
+    queries = ["q1", "q2", "q3"]
+    pairs = [(0, 1), (0, 2), (1, 2)]
+    names = ["a", "b", "c"]
+    for _ in range(4):
+        judged = {q: {d: rng.randint(0, 3) for d in rng.sample(docs, 4)} for q in queries}
+        tops = [
+            {q: tuple((d, judged[q].get(d)) for d in rng.sample(docs, 3)) for q in queries}
+            for _ in names
+        ]
+        options = {"draws": 400, "conditioned": 64, "refresh": 0.0}
+        settle = SettleState(names, tops, judged, CONTRACT, queries, pairs, **options)
+        now = {q: dict(d) for q, d in judged.items()}
+        while settle.holes():
+            hole = settle.priorities()[0][0]
+            grade = rng.randint(0, 3)
+            settle.judge(hole.query_id, hole.doc_id, grade)
+            now[hole.query_id][hole.doc_id] = grade
+            fresh = SettleState(names, tops, now, CONTRACT, queries, pairs, **options)
+            assert settle.priorities() == fresh.priorities()
+            for index in range(len(pairs)):
+                assert settle.pair_bounds(index) == fresh.pair_bounds(index)
+                assert settle.p_a_ahead(index) == fresh.p_a_ahead(index)

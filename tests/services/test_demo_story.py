@@ -1,6 +1,7 @@
 """The demo tells its story: on the demo workspace as built from sample_data/,
-a comparison could flip at the start, and judging a few holes in settle order
-with their true grades settles it (issue 9, point 6).
+a comparison is undecided at the start, and judging holes in settle order
+with their true grades decides it, for the run the full judgments put ahead
+(issue 9, point 6; with probable verdicts, issue 19, point 4).
 
 The start is read from the built workspace (its runs, its judgments under the
 default consensus, its default contract). The true grades of the holes come
@@ -35,7 +36,9 @@ TRUE_QRELS = (
     Path(__file__).resolve().parents[1] / "data" / "dl19-passage" / "qrels.dl19-passage.txt.gz"
 )
 OLD_RUNS = ("bm25", "bm25-rm3")  # the runs whose top 10 was judged
-STORY_LENGTH = 10  # the judgments a newcomer makes in the first minutes
+# the judgments of the story: the closest pair, SPLADE++ ED vs RepLLaMA
+# (0.02 apart with every judgment), needs about 35 in settle order
+STORY_LENGTH = 40
 
 Judged = dict[str, dict[str, int]]
 Runs = dict[str, dict[str, list[RunEntry]]]
@@ -95,19 +98,20 @@ def test_the_demo_judgments_are_real_and_the_hidden_ones_are_the_rest(
     assert holes["splade-pp-ed"] > 0 and holes["repllama"] > 0
 
 
-def test_a_comparison_that_could_flip_is_settled_by_a_few_true_grades(
+def test_an_undecided_comparison_is_decided_rightly_by_the_settle_order(
     demo: Demo,
 ) -> None:
     runs, judged, contract = demo
     truth = read_qrels(DEMO / "hidden.qrels", contract.scale).judgments
+    everything = {q: {**judged[q], **truth[q]} for q in judged}
+    final = comparison(runs, everything, contract)
     start = comparison(runs, judged, contract)
     at_start = verdicts(start)
     assert at_start[OLD_RUNS] == "settled"  # no holes between the old runs
-    # the pairs the bounds leave open (the draws may call them probable)
-    could_flip = {
-        pair for pair, verdict in at_start.items() if verdict in ("could flip", "probable")
-    }
-    assert could_flip
+    # the draws make the old-vs-modern pairs probable at once; the closest is left
+    undecided = {pair for pair, verdict in at_start.items() if verdict == "could flip"}
+    assert undecided
+    probable = {pair for pair, verdict in at_start.items() if verdict == "probable"}
 
     # the settle queue, judged from the top with each hole's true grade
     names = list(runs)
@@ -116,6 +120,7 @@ def test_a_comparison_that_could_flip_is_settled_by_a_few_true_grades(
     pairs = list(itertools.combinations(range(len(names)), 2))
     state = SettleState(names, tops, judged, contract, queries, pairs)
     now = {q: dict(d) for q, d in judged.items()}
+    decided_since: dict[tuple[str, str], int | None] = dict.fromkeys(undecided)
     settled_after: dict[tuple[str, str], int] = {}
     for done in range(1, STORY_LENGTH + 1):
         hole = state.priorities()[0][0]
@@ -123,15 +128,30 @@ def test_a_comparison_that_could_flip_is_settled_by_a_few_true_grades(
         state.judge(hole.query_id, hole.doc_id, grade)
         now[hole.query_id][hole.doc_id] = grade
         report = comparison(runs, now, contract)
-        for pair, verdict in verdicts(report).items():
-            if pair in could_flip and verdict == "settled":
+        for stats, truly in zip(report.pairs, final.pairs, strict=True):
+            pair = (stats.a, stats.b)
+            if pair in undecided:
+                # decided, and for the run every judgment puts ahead
+                right = stats.verdict == "settled" or (
+                    stats.verdict == "probable"
+                    and (stats.probable_leader == "a") == ((truly.mean_diff or 0) > 0)
+                )
+                if not right:
+                    decided_since[pair] = None
+                elif decided_since[pair] is None:
+                    decided_since[pair] = done
+            if pair in probable and stats.verdict == "settled":
                 settled_after.setdefault(pair, done)
         # the queue's bounds are the comparison's bounds
         for index, (a, b) in enumerate(pairs):
             stats = report.pairs[index]
             assert (stats.a, stats.b) == (names[a], names[b])
             assert stats.diff_bounds == pytest.approx(state.pair_bounds(index), abs=1e-9)
-    assert settled_after, f"no pair of {sorted(could_flip)} settled in {STORY_LENGTH} judgments"
+    assert all(since is not None for since in decided_since.values()), (
+        f"still undecided (or wrong) after {STORY_LENGTH} judgments: {decided_since}"
+    )
+    # on the way, the holes that decide the close pair settle the probable ones
+    assert set(settled_after) == probable
 
     # once every hidden judgment is in, each pair's difference lies within the
     # bounds of the story's end (they range over every run's holes), and a

@@ -16,8 +16,8 @@ from judgepool.services.workspace import init_workspace, open_workspace
 from judgepool.tui.dialogs.side_by_side import SideBySideScreen
 from judgepool.tui.dialogs.verdicts import VerdictsScreen
 from judgepool.tui.screens.scores import ScoresScreen
-from judgepool.tui.verdict_jobs import SettleQueue
-from judgepool.tui.widgets.settle_order import SettleOrder
+from judgepool.tui.verdict_jobs import SettleQueue, SettleStep
+from judgepool.tui.widgets.settle_order import SettleOrder, pairs_words
 from judgepool.tui.widgets.side_by_side import RankedColumn
 from tests.tui.conftest import wait_ready
 from tests.tui.pilot_support import screen_text, wait_until
@@ -52,10 +52,16 @@ async def test_unsure_defers_the_hole_and_undo_ranks_again(tmp_path: Path) -> No
 
 
 async def test_n_leaves_the_settle_order_where_the_annotator_was(tmp_path: Path) -> None:
-    app = review_app(build_story_workspace(tmp_path))
+    workspace = build_story_workspace(tmp_path)
+    with open_workspace(workspace) as ws:
+        first = SettleQueue.of_workspace(ws, ws.default_contract()).step().hole
+    assert first is not None
+    app = review_app(workspace)
     async with app.run_test(size=SIZE) as pilot:
         grade = await wait_ready(pilot)
         await pilot.press("j", "j")
+        if grade.session.current == (first.query_id, first.doc_id):
+            await pilot.press("j")  # away from the hole the settle order shows first
         before = grade.session.current
         assert before is not None
         bar = grade.query_one(SettleOrder)
@@ -173,3 +179,14 @@ async def test_a_grade_given_side_by_side_counts_in_the_settle_order(tmp_path: P
         )
         await pilot.pause()
         assert grade.session.current not in (best, (first.query_id, other))
+
+
+def test_the_bar_names_undecided_and_probable_pairs_apart() -> None:
+    def words(undecided: int, probable: int) -> str:
+        return pairs_words(SettleStep(None, 3, undecided, probable, 15))
+
+    assert words(2, 0) == "2 of 15 pairs could flip"
+    assert words(2, 4) == "2 of 15 pairs could flip, 4 probable"
+    assert words(0, 4) == "no pair of 15 undecided, 4 probable"
+    assert words(0, 0) == "no pair of 15 can flip any more"
+    assert SettleStep(None, 3, 2, 4, 15).open_pairs == 6  # the bounds leave both open

@@ -17,7 +17,8 @@ from pathlib import Path
 
 from judgepool.services import app_queries
 from judgepool.services.workspace import open_workspace
-from judgepool.tui.verdict_jobs import SettleQueue
+from judgepool.tui.verdict_jobs import SettleQueue, SettleStep
+from judgepool.tui.widgets.settle_order import pairs_words
 from tests.tui.story_support import STORY_LENGTH, true_grade
 from tests.tui.terminal_support import open_terminal
 from tests.tui.test_terminal_e2e import Terminal, pytestmark, showing
@@ -25,20 +26,22 @@ from tests.tui.test_terminal_e2e import Terminal, pytestmark, showing
 __all__ = ["pytestmark"]  # the tmux skip applies here too
 
 
-def expected_story(workspace: Path) -> tuple[list[tuple[str, str]], int, int, int]:
-    """The holes the settle order offers until a pair settles, with the open
-    pairs at the start and at the end, and the holes at the start."""
+def expected_story(
+    workspace: Path,
+) -> tuple[list[tuple[str, str]], SettleStep, SettleStep]:
+    """The holes the settle order offers until a pair settles, with the
+    queue's steps at the start and at the end."""
     with open_workspace(workspace) as ws:
         queue = SettleQueue.of_workspace(ws, ws.default_contract())
-    step = queue.step()
-    start_open, holes = step.open_pairs, step.holes
+    step = start = queue.step()
+    start_open = step.open_pairs
     offered: list[tuple[str, str]] = []
     while step.open_pairs == start_open and step.hole is not None:
         item = (step.hole.query_id, step.hole.doc_id)
         offered.append(item)
         queue.judge(*item, true_grade(*item))
         step = queue.step()
-    return offered, start_open, step.open_pairs, holes
+    return offered, start, step
 
 
 def pairs_line(shown: str) -> str:
@@ -63,7 +66,8 @@ def _walk_the_story(tmp_path: Path, terminal: Terminal) -> None:
     terminal.start(sys.executable, "-m", "judgepool", "demo", "--annotator", "newcomer")
     terminal.wait_for(lambda s: "annotator newcomer" in s and "document" in s, timeout=60)
     workspace = tmp_path / "workspaces" / "demo.sqlite"
-    offered, start_open, end_open, holes = expected_story(workspace)
+    offered, start, end = expected_story(workspace)
+    start_open, end_open, holes = start.open_pairs, end.open_pairs, start.holes
     assert 0 < len(offered) <= STORY_LENGTH and end_open < start_open
 
     # the audit: pairs that could flip
@@ -74,7 +78,7 @@ def _walk_the_story(tmp_path: Path, terminal: Terminal) -> None:
 
     # the settle order, graded hole by hole once each is shown
     terminal.keys("g", "t")
-    terminal.wait_for(showing(f"settle order: {holes} holes left, {start_open} of 6 pairs"))
+    terminal.wait_for(showing(f"settle order: {holes} holes left, {pairs_words(start)}"))
     for done, (query_id, doc_id) in enumerate(offered):
 
         def shown_next(s: str, doc_id: str = doc_id, done: int = done) -> bool:
@@ -83,7 +87,7 @@ def _walk_the_story(tmp_path: Path, terminal: Terminal) -> None:
         terminal.wait_for(shown_next, timeout=30)
         terminal.keys(str(true_grade(query_id, doc_id)))
     terminal.wait_for(
-        showing(f"{holes - len(offered)} holes left, {end_open} of 6 pairs could flip"),
+        showing(f"{holes - len(offered)} holes left, {pairs_words(end)}"),
         timeout=30,
     )
 

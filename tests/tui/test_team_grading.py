@@ -13,6 +13,7 @@ from textual.widgets import Static
 
 from judgepool.services.assignments import assign
 from judgepool.services.judging import judge
+from judgepool.services.qrels import import_qrels
 from judgepool.services.settings import set_blind_grading
 from judgepool.services.workspace import open_workspace
 from judgepool.store import ledger
@@ -38,9 +39,14 @@ def bob_grades_and_notes(path: Path, doc_id: str = "A") -> None:
 # -- 1. blind by default --------------------------------------------------------
 
 
-async def test_grading_is_blind_by_default(teaching_ws: Path) -> None:
+async def test_grading_is_blind_by_default(teaching_ws: Path, tmp_path: Path) -> None:
     for doc in "ABC":
         bob_grades_and_notes(teaching_ws, doc)
+    # a model's labels too (the evidence of probable verdicts): never shown
+    # to a person who grades blind, so it cannot anchor them
+    (tmp_path / "gpt.qrels").write_text("".join(f"teach 0 {d} 2\n" for d in "ABC"))
+    with open_workspace(teaching_ws) as ws:
+        import_qrels(ws, tmp_path / "gpt.qrels", source="model:gpt")
     app = create_app(teaching_ws, "alice")
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_ready(pilot)
@@ -48,6 +54,7 @@ async def test_grading_is_blind_by_default(teaching_ws: Path) -> None:
             text = screen_text(app)
             assert "bob" not in text and "also graded" not in text
             assert "bob-was-sure" not in text
+            assert "gpt" not in text and "model" not in text
             await pilot.press("j")
 
 

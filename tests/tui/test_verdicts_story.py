@@ -25,7 +25,7 @@ from judgepool.tui.screens.review import ReviewScreen
 from judgepool.tui.screens.scores import ScoresScreen
 from judgepool.tui.verdict_jobs import SettleQueue
 from judgepool.tui.widgets.pair_verdicts import PairVerdicts
-from judgepool.tui.widgets.settle_order import SettleOrder
+from judgepool.tui.widgets.settle_order import SettleOrder, pairs_words
 from judgepool.tui.widgets.side_by_side import RankedColumn
 from tests.tui.conftest import wait_ready
 from tests.tui.pilot_support import screen_text, wait_until
@@ -82,7 +82,7 @@ async def test_holes_settle_order_true_grades_and_a_pair_is_settled(tmp_path: Pa
         bar = grade.query_one(SettleOrder)
         best = (first.hole.query_id, first.hole.doc_id)
         await wait_until(pilot, lambda: grade.session.current == best, "the first hole")
-        assert f"{first.holes} holes left, {first.open_pairs} of" in screen_text(app)
+        assert f"{first.holes} holes left, {pairs_words(first)}" in screen_text(app)
 
         # true grades, in settle order, until a pair that could flip cannot any more
         judged: list[tuple[str, str]] = []
@@ -99,7 +99,7 @@ async def test_holes_settle_order_true_grades_and_a_pair_is_settled(tmp_path: Pa
 
             await wait_until(pilot, moved, "the next hole")
         assert bar.last is not None and bar.last.holes == first.holes - len(judged)
-        assert f"{bar.last.open_pairs} of {bar.last.pairs} pairs could flip" in screen_text(app)
+        assert f"left, {pairs_words(bar.last)}" in screen_text(app)
 
         # the grades are on disk, and the scores screen shows a pair settled
         with open_workspace(workspace) as ws:

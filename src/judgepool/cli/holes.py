@@ -1,9 +1,10 @@
 """``judgepool holes``: the unjudged documents of the runs' top k, in the order
 worth judging them.
 
-``settle`` puts first what narrows the bounds of the comparisons that could
-still flip the most; ``depth`` is classic pooling (by rank, round-robin over
-the runs). The runs and judgments are read as ``score`` reads them.
+``settle`` puts first what brings the undecided comparisons nearest a
+verdict (settled, or probable with room to spare: `judgepool.core.settle`);
+``depth`` is classic pooling (by rank, round-robin over the runs). The runs
+and judgments are read as ``score`` reads them.
 """
 
 from __future__ import annotations
@@ -29,9 +30,9 @@ from judgepool.services.verdicts import HOLE_ORDERS, HoleListing, list_holes
     type=click.Choice(HOLE_ORDERS),
     default="settle",
     show_default=True,
-    help="settle: first the documents whose grade would narrow most the bounds of the "
-    "comparisons that could still flip; depth: classic pooling, by rank, round-robin over "
-    "the runs in the order given.",
+    help="settle: first the documents whose grade is expected to bring the undecided pairs "
+    "of runs (neither settled, tied nor probable) nearest a verdict, under the rank prior; "
+    "depth: classic pooling, by rank, round-robin over the runs in the order given.",
 )
 @click.option(
     "--limit",
@@ -132,7 +133,7 @@ def render_holes_table(
     out.append("")
     meaning = (
         "the share of the remaining way to a verdict that judging it is expected to cover, "
-        "summed over the pairs of runs that could still flip"
+        "summed over the pairs of runs still undecided (neither settled, tied nor probable)"
         if order == "settle"
         else "1 / its place in the round-robin by rank"
     )

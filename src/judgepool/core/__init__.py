@@ -28,7 +28,9 @@ Nothing here imports sqlite, textual or rich; a test enforces it.
   judged documents at its rank or a model's label, and seeded joint draws of
   every hole's grade: the probable verdicts), `verdicts` and `verdict_words`
   (the verdict per pair and its sentence), `settle` and `hole_order` (which
-  holes to judge next, and in what order to read them), `comparison_size` (a
+  holes to judge next, and in what order to read them), `settle_draws` (the
+  settle order's draws, one query at a time, with what each hole's grade
+  would do), `comparison_size` (a
   comparison's cost, and its limit);
 - grading as a team, as rules on plain rows that the store reads and the
   services apply: `consensus` (which grade stands for an item under each

@@ -6,49 +6,91 @@ A *hole* is a document in some compared run's top k without a judgment (see
 - ``depth``: classic pooling — by rank, round-robin over the runs (every
   run's first document of every query, then every run's second, …), each
   document once, at its best rank.
-- ``settle``: the holes whose judgment is expected to bring the comparisons
-  that could still flip closest to a verdict, first.
+- ``settle``: first the holes whose grade would most move the pairs that are
+  still undecided — neither settled, tied nor probable
+  (docs/evaluation-contract.md, "Probable verdicts") — toward a decided
+  verdict.
 
-How ``settle`` scores a hole. For every pair of runs that could flip, the
-*binding* bound is the one on the side of 0 that must cross it: the lower
-bound of the mean difference when the pair's current leader (by the mean
-difference with the holes at gain 0) is A, the upper one when it is B.
-Judging hole h of query q with grade g replaces the pair's bounds at q by
-the bounds with h's grade known, computed exactly (`core.bounds`); the
-binding bound moves by Δ_p(h, g) ≥ 0 (fixing a grade only narrows a range).
-The expected move under a prior P(g) of the hole's grade, divided by the
-distance the binding bound still has to go, is the share of the remaining
-way that judging h is expected to cover for pair p; a hole's priority is
-that share summed over the pairs that could flip. Pairs nearly settled thus
-weigh most: finishing them first lowers the mean number of judgments each
-pair waits for.
+How ``settle`` scores a hole. Each hole has a prior over its grades, the
+comparison's own (`judgepool.core.priors`: the rank prior, or a model's
+labels calibrated on the judgments), re-estimated after every judgment as
+the comparison would estimate it. Joint draws of every hole's grade
+(`judgepool.core.settle_draws`, made query by query) give each pair's mean
+difference D in each draw: its variance σ² and P(A ahead), as the verdict
+has them. The order works on the pairs the bounds could still flip whose P
+lies within (1 − a, a) for the *aim* a: by default halfway from the
+confidence c to certainty, (1 + c) / 2 = 0.975 for c = 0.95. The margin is
+there because a probable verdict just past c is easily taken back — by the
+Monte Carlo error of the next comparison's draws, and by the next judgments,
+which move the prior of every hole at the same rank — and a pair counts as
+decided only once it stays so. With z = Φ⁻¹(max(P, 1 − P)) where the pair is
+now and z_a = Φ⁻¹(a), if its expected difference stayed where it is, the
+variance still to remove before the leader is ahead with the aim is
 
-The prior P(g | rank) is the grade distribution of the judged documents at
-that rank in the compared runs' top k (add-one smoothed towards the
-distribution over all ranks): deeper documents are less often relevant.
+    R_p = σ² · (1 − z² / z_a²).
 
-`SettleState` keeps every pair's per-query bounds, so that after a judgment
-only that query's holes are scored again (the app's settle queue and the
-replay benchmark judge one document at a time).
+Judging hole h replaces its drawn grade by the true one. By the law of total
+variance it removes, on average, the part of σ² that h's grade explains:
+
+    v_hp = Var_g( E[D | h has grade g] ),  g drawn from h's prior,
+
+computed from the draws with h's grade replaced by each grade in turn. It
+carries what makes a hole matter to a pair: its discount difference between
+A and B, its prior's spread, and (for a hole neither run returned) the ideal
+it joins once judged. The share of pair p's remaining way that judging h
+covers is min(1, v_hp / R_p), and a hole's priority is that share summed
+over the pairs worked on. A pair near its verdict has a small R_p and weighs
+most: finishing it first lowers the mean number of judgments the pairs wait
+for, as shortest-job-first lowers the mean waiting time. A pair settled,
+tied or probable beyond the aim gives its holes nothing; when every pair is
+so, every priority is 0 and the order falls back to the best rank.
+
+What the score leaves out. It looks one judgment ahead: the expected
+difference moves too once h is judged (on average by 0, but its spread can
+carry a pair across the threshold or back), and the prior is taken as
+right, while a judgment teaches it and moves every hole at the same rank
+(or with the same model grade) at once; the holes are independent, as the
+draws have them. Replayed from BM25's depth-5 pool (``tests/benchmarks/
+bench_probable.py``), the pairs undecided at the start are decided after
+0.81-0.91x the judgments of depth order under the rank prior (0.48-0.81x
+under a simulated model's labels), never more in total.
+
+Incremental. After a judgment only its query changes: that query's bounds
+and draws are recomputed, and so is the prior; another query's draws are
+redrawn only when the prior of one of its holes moved by more than
+``refresh`` (a probability, 0.05 by default; 0 redraws whenever it moves at
+all, which is what a state built from scratch has). A query's draws are
+seeded by its place in the population, so they depend only on its own holes
+and their priors. The app's settle queue and the replay benchmark judge one
+document at a time. The draws are this state's own (`settle_draws.
+SETTLE_DRAWS` per query): which pairs it counts as probable can differ from
+``compare``'s near the confidence, by Monte Carlo error.
 """
 
 from __future__ import annotations
 
-import math
+import statistics
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Final
 
 import numpy as np
 import numpy.typing as npt
 
-from judgepool.core.bounds import GainLevels, HoleQuery, TopK, ideal, query_problem, ratio_ranges
+from judgepool.core.bounds import GainLevels, HoleQuery, TopK, query_problem, ratio_ranges
 from judgepool.core.contract import Contract
+from judgepool.core.draws import TIE_TOLERANCE, draw_problem
+from judgepool.core.errors import ContractError
+from judgepool.core.priors import ModelLabels, Prior, best_ranks, model_prior, rank_prior
+from judgepool.core.settle_draws import CONDITIONED_DRAWS, SETTLE_DRAWS, QueryDraws, draw_query
+from judgepool.core.verdicts import CONFIDENCE, Verdict, probable_leader, verdict_of
 
 F64 = npt.NDArray[np.float64]
-# a binding bound within this of 0 counts as on it: rounding must not settle a pair
-_EPSILON = 1e-12
-# how many judgments the pooled documents' grade distribution is worth, per rank
-PRIOR_WEIGHT = 3.0
+# a bound within this of 0 counts as on it: rounding must not settle a pair
+_EPSILON: Final = 1e-12
+# a query's draws are redrawn when one of its holes' prior probabilities moved
+# by more than this since they were drawn (see the module docstring)
+REFRESH_TOLERANCE: Final = 0.05
 
 
 @dataclass(frozen=True)
@@ -95,33 +137,33 @@ def depth_order(tops: Mapping[str, Mapping[str, TopK]], k: int) -> list[tuple[Ho
     return [(hole, 1.0 / (place + 1)) for place, hole in enumerate(ordered)]
 
 
-def grade_prior(tops: Mapping[str, Mapping[str, TopK]], contract: Contract) -> F64:
-    """P[rank - 1, grade index]: the grade distribution of judged documents at
-    each rank of the compared runs' top k, smoothed towards all ranks."""
-    grades = list(contract.scale.grades)
-    counts = np.ones((contract.k, len(grades)), dtype=np.float64)
-    for lists in tops.values():
-        for top in lists.values():
-            for rank, (_, grade) in enumerate(top[: contract.k]):
-                if grade is not None:
-                    counts[rank, grades.index(grade)] += 1
-    overall = counts.sum(axis=0) / counts.sum()
-    smoothed = counts + overall[None, :] * len(grades)
-    prior: F64 = smoothed / smoothed.sum(axis=1, keepdims=True)
-    return prior
-
-
 @dataclass
 class _Pair:
     a: int
     b: int
     low: dict[str, float]  # per query
     high: dict[str, float]
-    leader_is_a: bool
+
+
+@dataclass(frozen=True)
+class _Block:
+    """One query's draws, the holes they are of (in draw order) and each
+    hole's row of the prior table (`SettleState._prior_table`)."""
+
+    doc_ids: tuple[str, ...]
+    rows: npt.NDArray[np.int64]
+    draws: QueryDraws
 
 
 class SettleState:
-    """The pairs' exact bounds, kept up to date as holes are judged."""
+    """The pairs' exact bounds and draws, kept up to date as holes are judged.
+
+    ``model``: a model's labels, for the model prior (while the judgments
+    hold fewer than `priors.MODEL_PRIOR_MINIMUM` items it graded, the rank
+    prior, and `prior_note` says so); ``confidence``: what a probable verdict
+    asks for; ``aim``: the P(A ahead) the order works toward (at least the
+    confidence; by default halfway from it to 1); ``draws``, ``conditioned``,
+    ``seed``, ``refresh``: see the module docstring."""
 
     def __init__(
         self,
@@ -131,6 +173,14 @@ class SettleState:
         contract: Contract,
         queries: Sequence[str],
         pairs: Sequence[tuple[int, int]],
+        *,
+        model: ModelLabels | None = None,
+        confidence: float = CONFIDENCE,
+        aim: float | None = None,
+        draws: int = SETTLE_DRAWS,
+        conditioned: int = CONDITIONED_DRAWS,
+        seed: int = 0,
+        refresh: float = REFRESH_TOLERANCE,
     ) -> None:
         self.names = list(names)
         self.contract = contract.with_changes(unjudged="zero")
@@ -138,176 +188,227 @@ class SettleState:
         self.queries = list(queries)
         self.judgments = {q: dict(judgments.get(q, {})) for q in self.queries}
         self.tops = [{q: list(top.get(q, ())) for q in self.queries} for top in tops]
-        # the grades of the pooled documents say little about the holes (the
-        # pool's documents were found by the older runs): they only start the
-        # prior, with the weight of a few judgments, and every hole judged here
-        # then counts in it (learned as the holes are judged)
-        pooled = grade_prior(dict(zip(self.names, tops, strict=True)), self.contract)
-        self._prior_counts = pooled * PRIOR_WEIGHT
-        self._grades = list(self.contract.scale.grades)
-        self._if_judged: dict[tuple[int, str, str], tuple[F64, F64]] = {}
+        self.model = model
+        self.confidence = confidence
+        # halfway from the confidence to certainty unless told: 0.975 for 0.95
+        self.aim = (1 + confidence) / 2 if aim is None else max(aim, confidence)
+        self._draws = draws
+        self._conditioned = conditioned
+        self._seed = seed
+        self._refresh = refresh
+        self._place = {q: i for i, q in enumerate(self.queries)}
+        self.redrawn = 0  # queries drawn since the start (a measure of the work)
+        self.prior_note: str | None = None
+        self.prior = self._estimate_prior()
+        self._holes = find_holes(
+            dict(zip(self.names, self._views(self.queries), strict=True)), self.contract.k
+        )
 
-        self.pairs: list[_Pair] = []
-        for a, b in pairs:
-            pair = _Pair(a, b, {}, {}, True)
-            lows, highs = self._bounds(a, b, self.queries)
-            pair.low = dict(zip(self.queries, lows, strict=True))
-            pair.high = dict(zip(self.queries, highs, strict=True))
-            self.pairs.append(pair)
+        self.pairs = [_Pair(a, b, {}, {}) for a, b in pairs]
+        self._update_bounds(self.queries)
+        self._blocks = {q: self._draw(q) for q in self.queries}
+        # caches, dropped at each judgment
+        self._total: F64 | None = None  # Σ over the queries of the blocks' nDCG
+        self._stacked: tuple[F64, F64] | None = None  # the holes' priors and conditionals
 
-    # -- bounds ---------------------------------------------------------------
+    # -- the runs as now judged -------------------------------------------------
 
-    def _problem(self, a: int, b: int, query: str, fixed: dict[str, int]) -> HoleQuery:
-        judged = {**self.judgments[query], **fixed}
+    def _view(self, run: int, query: str) -> TopK:
+        judged = self.judgments[query]
+        return [(d, judged.get(d, g)) for d, g in self.tops[run][query]]
 
-        def view(run: int) -> TopK:
-            return [(d, judged.get(d) if g is None else g) for d, g in self.tops[run][query]]
+    def _views(self, queries: Sequence[str]) -> list[dict[str, TopK]]:
+        return [{q: self._view(r, q) for q in queries} for r in range(len(self.tops))]
 
+    def holes(self) -> list[Hole]:
+        """The holes left, as `find_holes` lists them."""
+        return list(self._holes)
+
+    # -- bounds -----------------------------------------------------------------
+
+    def _problem(self, a: int, b: int, query: str) -> HoleQuery:
         # every other run's holes too, at coefficient 0: judged, they join the
         # ideal and can move the pair's mean difference (see core.verdicts)
-        others = [(0.0, view(r)) for r in range(len(self.tops)) if r not in (a, b)]
-        return query_problem([(1.0, view(a)), (-1.0, view(b)), *others], judged, self.contract)
+        others = [(0.0, self._view(r, query)) for r in range(len(self.tops)) if r not in (a, b)]
+        lists = [(1.0, self._view(a, query)), (-1.0, self._view(b, query)), *others]
+        return query_problem(lists, self.judgments[query], self.contract)
 
-    def _bounds(self, a: int, b: int, queries: Sequence[str]) -> tuple[list[float], list[float]]:
-        problems = [self._problem(a, b, q, {}) for q in queries]
+    def _update_bounds(self, queries: Sequence[str]) -> None:
+        """Every pair's bounds at ``queries``, solved in one call."""
+        problems = [self._problem(p.a, p.b, q) for p in self.pairs for q in queries]
         low, high = ratio_ranges(problems, self.levels, self.contract.k)
-        return low.tolist(), high.tolist()
-
-    def _expected_difference(self, a: int, b: int) -> float:
-        """The mean difference A − B with every hole at its expected gain under
-        the prior (its ideal approximated with those expected gains): which
-        run the unjudged documents will most likely favour."""
-        return sum(self._expected_at(a, b, query) for query in self.queries)
-
-    def _expected_at(self, a: int, b: int, query: str) -> float:
-        """The difference A − B at ``query`` with its holes at their expected gains."""
-        gains = np.array([self.contract.gain_of(g) for g in self._grades])
-        expected_gain = self.prior @ gains  # per rank
-        judged = self.judgments[query]
-        best: dict[str, int] = {}
-        for run in (a, b):
-            for rank, (doc, grade) in enumerate(self.tops[run][query][: self.contract.k]):
-                if grade is None and doc not in judged:
-                    best[doc] = min(best.get(doc, rank), rank)
-        numerator = 0.0
-        for sign, run in ((1.0, a), (-1.0, b)):
-            for rank, (doc, grade) in enumerate(self.tops[run][query][: self.contract.k]):
-                known = judged.get(doc, grade)
-                gain = (
-                    self.contract.gain_of(known)
-                    if known is not None
-                    else float(expected_gain[best[doc]])
-                )
-                numerator += sign * gain / math.log2(rank + 2)
-        universe = [self.contract.gain_of(g) for g in judged.values()]
-        universe += [float(expected_gain[rank]) for rank in best.values()]
-        idcg = ideal(universe, self.contract.k)
-        return numerator / idcg if idcg > 0 else 0.0
+        for i, pair in enumerate(self.pairs):
+            chunk = slice(i * len(queries), (i + 1) * len(queries))
+            pair.low.update(zip(queries, low[chunk].tolist(), strict=True))
+            pair.high.update(zip(queries, high[chunk].tolist(), strict=True))
 
     def pair_bounds(self, index: int) -> tuple[float, float]:
         pair = self.pairs[index]
         n = len(self.queries) or 1
-        return sum(pair.low.values()) / n, sum(pair.high.values()) / n
+        low = sum(pair.low.values()) / n
+        high = sum(pair.high.values()) / n
+        return (0.0 if abs(low) <= _EPSILON else low, 0.0 if abs(high) <= _EPSILON else high)
 
     def open_pairs(self) -> list[int]:
-        """The pairs that could still flip (neither settled nor tied)."""
-        result = []
-        for index in range(len(self.pairs)):
-            low, high = self.pair_bounds(index)
-            if not (low > _EPSILON or high < -_EPSILON) and not (low == high == 0):
-                result.append(index)
-        return result
+        """The pairs whose bounds could still flip (neither settled nor tied;
+        a probable pair included)."""
+        return [i for i in range(len(self.pairs)) if self.verdict(i, drawn=False) == "could flip"]
+
+    # -- the prior and the draws ------------------------------------------------
+
+    def _estimate_prior(self) -> Prior:
+        """The comparison's prior on the judgments as they now are."""
+        rank = rank_prior(self._views(self.queries), self.queries, self.contract)
+        if self.model is None:
+            return Prior(rank)
+        try:
+            calibrated = model_prior(
+                self.model.name, self.model.labels, self.judgments, self.contract
+            )
+        except ContractError as refused:
+            self.prior_note = f"the rank prior: {refused}"
+            return Prior(rank)
+        self.prior_note = None
+        return Prior(rank, calibrated)
+
+    def _prior_table(self) -> F64:
+        """The prior's probabilities by row: best rank r at row r − 1, then
+        the model's grades in scale order (the rank prior's rows while the
+        model prior is refused): `Prior.of` as a table."""
+        grades = self.contract.scale.grades
+        rows = [self.prior.rank.probabilities(r) for r in range(1, self.contract.k + 1)]
+        model = self.prior.model
+        for grade in grades:
+            rows.append(model.probabilities(grade) if model is not None else rows[0])
+        return np.array(rows, dtype=np.float64)
+
+    def _draw(self, query: str) -> _Block:
+        views = self._views([query])
+        ranks = best_ranks(views, [query], self.contract.k)[query]
+        # the holes in the draws' order (`core.draws`: first run first)
+        doc_ids = tuple(doc for doc, (_, grade) in ranks.items() if grade is None)
+        grades = list(self.contract.scale.grades)
+        rows = []
+        for doc in doc_ids:
+            label = None if self.model is None else self.model.labels.get(query, {}).get(doc)
+            rows.append(
+                ranks[doc][0] - 1 if label is None else self.contract.k + grades.index(label)
+            )
+        problem = draw_problem(views, [query], self.judgments, self.contract, self.prior)
+        self.redrawn += 1
+        block = draw_query(problem, self._seed, self._place[query], self._draws, self._conditioned)
+        return _Block(doc_ids, np.array(rows, dtype=np.int64), block)
+
+    def _stale(self, block: _Block, table: F64) -> bool:
+        """Whether the prior of one of the block's holes moved by more than
+        the refresh tolerance since its draws were made."""
+        if not block.doc_ids:
+            return False
+        moved = float(np.abs(table[block.rows] - block.draws.probabilities).max())
+        return moved > max(self._refresh, 1e-12)
+
+    def _drawn_differences(self, index: int) -> F64:
+        """The pair's mean difference A − B in each draw."""
+        pair = self.pairs[index]
+        if not self.queries:
+            return np.zeros(self._draws)
+        if self._total is None:
+            self._total = np.sum([self._blocks[q].draws.ndcg for q in self.queries], axis=0)
+        total = self._total
+        diff: F64 = (total[:, pair.a] - total[:, pair.b]) / len(self.queries)
+        return np.where(np.abs(diff) <= TIE_TOLERANCE, 0.0, diff)
+
+    def p_a_ahead(self, index: int) -> float:
+        """P(A ahead) of the pair over this state's draws (ties count half)."""
+        diff = self._drawn_differences(index)
+        return float((diff > 0).sum() + 0.5 * (diff == 0).sum()) / diff.size
+
+    def verdict(self, index: int, drawn: bool = True) -> Verdict:
+        """The pair's verdict: by the bounds, and with ``drawn`` by this
+        state's draws too (as ``compare``'s, to Monte Carlo error)."""
+        low, high = self.pair_bounds(index)
+        return verdict_of(low, high, self.p_a_ahead(index) if drawn else None, self.confidence)
+
+    def undecided_pairs(self) -> list[int]:
+        """The pairs neither settled, tied nor probable."""
+        return [i for i in range(len(self.pairs)) if self.verdict(i) == "could flip"]
 
     # -- judging ----------------------------------------------------------------
 
-    @property
-    def prior(self) -> F64:
-        """P[rank - 1, grade index] of a hole's grade."""
-        counts = self._prior_counts
-        total: F64 = counts / counts.sum(axis=1, keepdims=True)
-        return total
-
-    def _bounds_if_judged(self, pair_index: int, hole: Hole) -> tuple[F64, F64]:
-        """The pair's bounds at the hole's query for each grade the hole could
-        get (cached: they change only when that query gets a judgment)."""
-        key = (pair_index, hole.query_id, hole.doc_id)
-        cached = self._if_judged.get(key)
-        if cached is None:
-            pair = self.pairs[pair_index]
-            problems = [
-                self._problem(pair.a, pair.b, hole.query_id, {hole.doc_id: grade})
-                for grade in self._grades
-            ]
-            cached = ratio_ranges(problems, self.levels, self.contract.k)
-            self._if_judged[key] = cached
-        return cached
-
     def judge(self, query: str, doc: str, grade: int) -> None:
-        """Record a judgment and bring the affected bounds up to date."""
-        for hole in self.holes():
-            if (hole.query_id, hole.doc_id) == (query, doc) and grade in self._grades:
-                # it was a hole: its grade teaches the prior, near its rank too
-                for rank in range(self.contract.k):
-                    weight = 1.0 / (1.0 + abs(rank - (hole.best_rank - 1)))
-                    self._prior_counts[rank, self._grades.index(grade)] += weight
-                break
+        """Record a judgment and bring the affected bounds, prior and draws up to date."""
         self.judgments[query][doc] = grade
-        self._if_judged = {key: v for key, v in self._if_judged.items() if key[1] != query}
-        for pair in self.pairs:
-            lows, highs = self._bounds(pair.a, pair.b, [query])
-            pair.low[query], pair.high[query] = lows[0], highs[0]
+        self._holes = [h for h in self._holes if (h.query_id, h.doc_id) != (query, doc)]
+        self._update_bounds([query])
+        self.prior = self._estimate_prior()
+        self._blocks[query] = self._draw(query)
+        table = self._prior_table()
+        for other in self.queries:
+            if other != query and self._stale(self._blocks[other], table):
+                self._blocks[other] = self._draw(other)
+        self._total = None
+        self._stacked = None
 
-    def holes(self) -> list[Hole]:
-        tops = {
-            name: {
-                q: [(d, self.judgments[q].get(d) if g is None else g) for d, g in lst]
-                for q, lst in top.items()
+    # -- the priority ---------------------------------------------------------------
+
+    def working_pairs(self) -> list[int]:
+        """The pairs the order works on: the bounds could flip them, and the
+        draws put neither run ahead with at least the aim (an undecided
+        pair, or a probable one short of the aim)."""
+        return [
+            i for i in self.open_pairs() if probable_leader(self.p_a_ahead(i), self.aim) is None
+        ]
+
+    def remaining_variance(self, index: int) -> float:
+        """R_p of the module docstring: the variance of the pair's mean
+        difference still to remove before its leader is ahead with the aim."""
+        diff = self._drawn_differences(index)
+        ahead = self.p_a_ahead(index)
+        normal = statistics.NormalDist()
+        z = normal.inv_cdf(min(max(ahead, 1 - ahead), 1 - 1e-12))
+        wanted = normal.inv_cdf(self.aim)
+        return float(diff.var()) * max(0.0, 1.0 - (z / wanted) ** 2)
+
+    def _stack(self) -> tuple[F64, F64]:
+        """Every hole's prior (holes × grades) and conditional nDCGs (holes ×
+        grades × runs), in the order of `holes`."""
+        if self._stacked is None:
+            places = {
+                (q, doc): (block.draws, h)
+                for q, block in self._blocks.items()
+                for h, doc in enumerate(block.doc_ids)
             }
-            for name, top in zip(self.names, self.tops, strict=True)
-        }
-        return find_holes(tops, self.contract.k)
+            grades = len(self.contract.scale.grades)
+            chances = np.zeros((len(self._holes), grades))
+            effects = np.zeros((len(self._holes), grades, len(self.tops)))
+            for i, hole in enumerate(self._holes):
+                draws, h = places[(hole.query_id, hole.doc_id)]
+                chances[i] = draws.probabilities[h]
+                effects[i] = draws.conditional[h]
+            self._stacked = (chances, effects)
+        return self._stacked
 
-    def expected_moves(self) -> tuple[list[Hole], list[int], F64, F64]:
-        """(holes, open pairs, E[move of pair p's binding bound if hole h is
-        judged][h, p] under the prior, the distance each binding bound still
-        has to go[p])."""
-        holes = self.holes()
-        open_pairs = self.open_pairs()
-        for pair_index in open_pairs:
-            # the leader is the run the holes most likely favour, as now known
-            pair = self.pairs[pair_index]
-            pair.leader_is_a = self._expected_difference(pair.a, pair.b) >= 0
-        moves = np.zeros((len(holes), len(open_pairs)))
-        remaining = np.zeros(len(open_pairs))
-        for column, pair_index in enumerate(open_pairs):
-            mean_low, mean_high = self.pair_bounds(pair_index)
-            remaining[column] = -mean_low if self.pairs[pair_index].leader_is_a else mean_high
-        if not holes or not open_pairs:
-            return holes, open_pairs, moves, remaining
-        n = len(self.queries)
-        prior = self.prior
-        for hole_index, hole in enumerate(holes):
-            for column, pair_index in enumerate(open_pairs):
-                # a hole neither run returned counts too: judged, it rescales
-                # its query's difference (see core.verdicts)
-                pair = self.pairs[pair_index]
-                new_low, new_high = self._bounds_if_judged(pair_index, hole)
-                if pair.leader_is_a:
-                    moved = new_low - pair.low[hole.query_id]
-                else:
-                    moved = pair.high[hole.query_id] - new_high
-                chance = prior[hole.best_rank - 1]
-                single = float(chance @ np.maximum(moved, 0.0)) / n
-                moves[hole_index, column] = single
-        return holes, open_pairs, moves, remaining
+    def explained_variance(self, index: int) -> F64:
+        """v_hp of the module docstring for each hole (in the order of
+        `holes`): the part of the pair's drawn variance its grade explains."""
+        pair = self.pairs[index]
+        chances, effects = self._stack()
+        effect = effects[:, :, pair.a] - effects[:, :, pair.b]
+        centred = effect - (chances * effect).sum(axis=1, keepdims=True)
+        n = max(len(self.queries), 1)
+        explained: F64 = (chances * centred**2).sum(axis=1) / (n * n)
+        return explained
 
     def priorities(self) -> list[tuple[Hole, float]]:
         """Every hole with its settle priority, best first: the share of the
-        remaining way to a verdict it is expected to cover, summed over the
-        pairs that could flip."""
-        holes, _, moves, remaining = self.expected_moves()
+        remaining way to a firm verdict its grade is expected to cover,
+        summed over the pairs the order works on (the module docstring)."""
+        holes = self._holes
         if not holes:
             return []
-        score = (moves / np.maximum(remaining, _EPSILON)[None, :]).sum(axis=1)
+        score = np.zeros(len(holes))
+        for index in self.working_pairs():
+            remaining = max(self.remaining_variance(index), _EPSILON * _EPSILON)
+            score += np.minimum(1.0, self.explained_variance(index) / remaining)
         order = sorted(range(len(holes)), key=lambda i: (-score[i], holes[i].best_rank))
         return [(holes[i], float(score[i])) for i in order]

@@ -56,15 +56,22 @@ def compare_workspace(
 @dataclass(frozen=True)
 class SettleStep:
     """Where the settle order stands: the next hole to judge (None when no hole
-    is left that could move a comparison), how many holes and how many pairs
-    that could still flip remain. ``in_queue``: the holes are those of the
-    annotator's queue (their items of the current assignment)."""
+    is left that could move a comparison), how many holes remain, and of the
+    pairs the exact bounds leave open how many the draws call probable and how
+    many are still undecided ("could flip"). ``in_queue``: the holes are those
+    of the annotator's queue (their items of the current assignment)."""
 
     hole: Hole | None
     holes: int
-    open_pairs: int
+    undecided: int
+    probable: int
     pairs: int
     in_queue: bool = False
+
+    @property
+    def open_pairs(self) -> int:
+        """The pairs the exact bounds could still flip (probable ones included)."""
+        return self.undecided + self.probable
 
 
 class SettleQueue:
@@ -132,12 +139,15 @@ class SettleQueue:
         with self._lock:
             ranked = [hole for hole, _ in self._state.priorities()]
             open_pairs = len(self._state.open_pairs())
+            undecided = len(self._state.undecided_pairs())
             pairs = len(self._state.pairs)
         within = self._within
         if within is not None:
             ranked = [hole for hole in ranked if (hole.query_id, hole.doc_id) in within]
         first = _first(ranked, self._deferred)
-        return SettleStep(first, len(ranked), open_pairs, pairs, within is not None)
+        return SettleStep(
+            first, len(ranked), undecided, open_pairs - undecided, pairs, within is not None
+        )
 
 
 def _first(ranked: Iterable[Hole], deferred: list[tuple[str, str]]) -> Hole | None:

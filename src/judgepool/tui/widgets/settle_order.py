@@ -42,6 +42,18 @@ if TYPE_CHECKING:
     from judgepool.tui.readers import ReadConnections
 
 
+def pairs_words(step: SettleStep) -> str:
+    """The pairs left, in words: those still undecided ("could flip", the
+    verdict's name), then those the draws call probable (their bounds could
+    still flip them, so the order may still work on them)."""
+    if step.undecided:
+        words = f"{step.undecided} of {step.pairs} pairs could flip"
+        return f"{words}, {step.probable} probable" if step.probable else words
+    if step.probable:
+        return f"no pair of {step.pairs} undecided, {step.probable} probable"
+    return f"no pair of {step.pairs} can flip any more"
+
+
 def step_text(step: SettleStep) -> Text:
     """The settle order's line: what is left, in words."""
     text = Text("settle order", style="bold magenta")
@@ -49,10 +61,8 @@ def step_text(step: SettleStep) -> Text:
         text.append(" in your queue", style="magenta")
     holes = "1 hole" if step.holes == 1 else f"{step.holes} holes"
     text.append(f": {holes} left, ", style="")
-    if step.open_pairs:
-        text.append(f"{step.open_pairs} of {step.pairs} pairs could flip", style="bold yellow")
-    else:
-        text.append(f"no pair of {step.pairs} can flip any more", style="bold green")
+    style = "bold yellow" if step.undecided else "bold cyan" if step.probable else "bold green"
+    text.append(pairs_words(step), style=style)
     if step.hole is None:
         where = " in your queue" if step.in_queue else ""
         text.append(f" · nothing left to judge{where}", style="italic")
