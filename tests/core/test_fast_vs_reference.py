@@ -297,9 +297,7 @@ def cases(
 
     def build(seed: int) -> tuple[list[Row], Judged, Contract]:
         rng = random.Random(seed)
-        return random_case(
-            rng, entity=entity, max_docs=max_docs, max_rows=max_rows, scores=scores
-        )
+        return random_case(rng, entity=entity, max_docs=max_docs, max_rows=max_rows, scores=scores)
 
     return st.integers(0, 2**64 - 1).map(build)
 
