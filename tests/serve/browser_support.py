@@ -100,6 +100,13 @@ def serving(workspace: Path) -> Iterator[str]:
             server.wait()
 
 
+# How long a wait in the browser may take before it fails. Each page is a new
+# app process that textual-serve starts (Python, the imports, the workspace,
+# the first screen): a few seconds alone, and once more than 30 s beside the
+# rest of the suite and a CPU hog, which failed a test that was right.
+WAIT_SECONDS = 120.0
+
+
 class BrowserSession:
     """One page of a browser context on the served app, and what it was sent."""
 
@@ -125,8 +132,9 @@ class BrowserSession:
     def text_since(self, mark: int) -> str:
         return self.received[mark:].decode("utf-8", "replace")
 
-    def wait_for(self, text: str, since: int = 0, timeout: float = 30.0) -> float:
-        """Until ``text`` arrives after ``since``; the time it arrived (monotonic)."""
+    def wait_for(self, text: str, since: int = 0, timeout: float = WAIT_SECONDS) -> float:
+        """Until ``text`` arrives after ``since``; the time it arrived (monotonic).
+        The wait ends as soon as it arrives: the timeout only bounds a failure."""
         wanted = text.encode("utf-8")
         deadline = time.monotonic() + timeout
         while True:

@@ -64,10 +64,11 @@ async def wait_until(
     pilot: Pilot[Any],
     condition: Callable[[], bool],
     what: str,
-    timeout: float = 10.0,
+    timeout: float = 30.0,
 ) -> None:
     """Let the app run until ``condition()`` holds; fail, saying ``what`` was
-    awaited, after ``timeout`` seconds."""
+    awaited, after ``timeout`` seconds (generous: the wait ends as soon as the
+    condition holds, and a loaded machine must not fail a test that is right)."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
     while not condition():

@@ -29,7 +29,7 @@ def open_terminal(cwd: Path) -> Iterator[Terminal]:
         shutil.rmtree(sockets, ignore_errors=True)
 
 
-def wait_for_exit(terminal: Terminal, timeout: float = 30.0) -> None:
+def wait_for_exit(terminal: Terminal, timeout: float = 60.0) -> None:
     """Until the pane's process (the app) has exited."""
     try:
         pid = terminal.pid()

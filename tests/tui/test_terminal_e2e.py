@@ -93,7 +93,7 @@ class Terminal:
     def title(self) -> str:
         return self.tmux("display-message", "-p", "-t", "jp", "#{pane_title}").strip()
 
-    def wait_for(self, check: Callable[[str], bool], timeout: float = 15.0) -> str:
+    def wait_for(self, check: Callable[[str], bool], timeout: float = 45.0) -> str:
         """The screen once ``check`` holds on it and it has stopped changing.
 
         A frame reaches tmux in pieces: on a loaded machine a check on the

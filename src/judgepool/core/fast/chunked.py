@@ -45,6 +45,23 @@ class QuerySplit(Exception):
         self.query_id = query_id
 
 
+class SeenQueries:
+    """The queries a pass in chunks has taken: one met again in a later chunk
+    raises `QuerySplit` (the file does not keep its lines together)."""
+
+    def __init__(self) -> None:
+        self._seen: set[str] = set()
+
+    def take(self, query_ids: Iterable[str]) -> None:
+        """Record a chunk's queries; `QuerySplit`, recording none, when one
+        was taken before."""
+        ids = list(query_ids)
+        for query_id in ids:
+            if query_id in self._seen:
+                raise QuerySplit(query_id)
+        self._seen.update(ids)
+
+
 class ChunkedQueries:
     """The judged queries of a run given chunk by chunk (`add`), as an
     `aggregate.ReturnedQueries`: `evaluation` gives the run's `Evaluation`."""
@@ -53,7 +70,7 @@ class ChunkedQueries:
         self._judgments = judgments
         self._contract = contract
         self._with_tops = with_tops
-        self._seen: set[str] = set()
+        self._seen = SeenQueries()
         self._unknown: list[str] = []
         self._duplicates: list[DuplicateEntry] = []
         self._results: dict[str, QueryResult] = {}
@@ -73,10 +90,7 @@ class ChunkedQueries:
         chunk as well shares them."""
         judgments, contract = self._judgments, self._contract
         query_ids = indexed.layout.query_ids
-        for query_id in query_ids:
-            if query_id in self._seen:
-                raise QuerySplit(query_id)
-        self._seen.update(query_ids)
+        self._seen.take(query_ids)
         self.rows += indexed.run.size
         self._unknown.extend(q for q in query_ids if q not in judgments)
         if lookup is None:

@@ -24,7 +24,7 @@ from judgepool.core.bounds import TopK
 from judgepool.core.contract import Contract
 from judgepool.core.errors import UnjudgedEntry
 from judgepool.core.fast.audit import AuditPart, audit_indexed, finish_audit
-from judgepool.core.fast.chunked import ChunkedQueries, QuerySplit
+from judgepool.core.fast.chunked import ChunkedQueries, SeenQueries
 from judgepool.core.fast.indexed import index_run
 from judgepool.core.fast.matching import find_judged_lines
 from judgepool.core.fast.run import ColumnarRun
@@ -57,7 +57,7 @@ class RunPass:
         # kept here, once, not in every part (the audit screen lists them)
         self.unknown_holes: dict[str, tuple[UnjudgedEntry, ...]] = {}
         self.rows = 0
-        self._seen: set[str] = set()
+        self._seen = SeenQueries()
 
     def add(self, chunk: ColumnarRun) -> None:
         """Score and/or audit the queries of ``chunk`` (every line of each).
@@ -68,11 +68,7 @@ class RunPass:
             self.rows = self.scores.rows
             return
         indexed = index_run(chunk, self.judgments, self.audit)
-        query_ids = indexed.layout.query_ids
-        for query_id in query_ids:
-            if query_id in self._seen:
-                raise QuerySplit(query_id)
-        self._seen.update(query_ids)
+        self._seen.take(indexed.layout.query_ids)
         self.rows += indexed.run.size
         lookup = find_judged_lines(indexed, self.judgments)
         part = audit_indexed(indexed, lookup, self.judgments, self.audit)
