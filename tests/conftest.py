@@ -10,7 +10,42 @@ without ``-n``: they are dropped here, before any test starts a process.
 from __future__ import annotations
 
 import os
+import signal
+from collections.abc import Iterator
+
+import pytest
+
+from tests.sigint import sigint_state
 
 if os.environ.get("PYTEST_XDIST_WORKER"):
     for _name in ("COLUMNS", "LINES"):
         os.environ.pop(_name, None)
+
+
+@pytest.fixture(autouse=True)
+def _ctrl_c_handled_as_before() -> Iterator[None]:
+    """A test that leaves this process ignoring (or blocking, or handling
+    otherwise) Ctrl-C fails here: an ignored or blocked SIGINT is inherited by
+    every command a later test of the same worker starts, so that test's
+    Ctrl-C did nothing (its command ran to the end and exited 0) — a failure
+    that moved with the order the workers took the tests in."""
+    before = sigint_state()
+    yield
+    after = sigint_state()
+    if after != before:
+        handler, _, blocked = before
+        signal.signal(signal.SIGINT, handler)  # type: ignore[arg-type]
+        how = signal.SIG_BLOCK if blocked else signal.SIG_UNBLOCK
+        signal.pthread_sigmask(how, {signal.SIGINT})
+        pytest.fail(
+            f"the test left Ctrl-C (handler, ignored, blocked) changed: {before!r} -> {after!r}"
+        )
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The tests marked ``slow`` first, each group in its own order: with
+    ``-n``, the longest tests start at once on every worker and the short
+    ones fill in after, rather than one long test starting last and the other
+    workers waiting for it (on 2 cores, the last minute of the suite). Every
+    worker collects the same order, as pytest-xdist asks."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)

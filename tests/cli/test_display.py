@@ -3,6 +3,7 @@ that could act on a terminal, or cannot be written to one, as a visible escape."
 
 from __future__ import annotations
 
+import pytest
 import wcwidth
 from hypothesis import given
 from hypothesis import strategies as st
@@ -103,6 +104,7 @@ def test_tamil_vowel_signs_are_escapes_and_the_rest_stays_tamil() -> None:
         assert literal(text) == text
 
 
+@pytest.mark.slow
 def test_every_character_shown_as_itself_is_laid_out_as_a_terminal_draws_it() -> None:
     """Over every code point: what the app shows as itself takes as many cells
     in Rich's layout as `wcwidth` (glibc's widths, measured on terminals by

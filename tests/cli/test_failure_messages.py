@@ -106,6 +106,7 @@ def test_a_non_utf8_file_name_is_stored_as_a_visible_escape(
 # ------------------------------------------------------------- raw escapes stay literal
 
 
+@pytest.mark.slow
 def test_escapes_in_paths_and_options_never_reach_the_terminal(
     tmp_path: Path, files: tuple[Path, Path]
 ) -> None:

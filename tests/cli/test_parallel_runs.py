@@ -16,6 +16,7 @@ import pytest
 from click.testing import Result
 
 from tests.cli.conftest import ranked, write_qrels, write_run
+from tests.sigint import sigint_state
 
 JUDGEPOOL = [sys.executable, "-m", "judgepool"]
 DATA = Path(__file__).parents[1] / "fixtures" / "dl19-top20"
@@ -85,6 +86,7 @@ def workspace(cli: Callable[..., Result], tmp_path: Path) -> Path:
     return ws
 
 
+@pytest.mark.slow
 def test_stored_runs_same_output_and_stored_evaluations(
     cli: Callable[..., Result], workspace: Path
 ) -> None:
@@ -231,6 +233,8 @@ def interrupted(
     """Run ``command`` in a session of its own and press Ctrl-C (SIGINT to
     the whole group, as a terminal does) once ``ready(pid)`` holds and
     ``then`` seconds more have passed; the ended process and its stderr."""
+    # the command inherits an ignored or blocked SIGINT: then Ctrl-C does nothing
+    assert sigint_state()[1:] == (False, False), "this process ignores or blocks Ctrl-C"
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                start_new_session=True)  # fmt: skip
     try:

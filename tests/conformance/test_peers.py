@@ -152,6 +152,7 @@ def ranx_ndcg_burges(example: Example) -> dict[str, float]:
 
 @PEER_SETTINGS
 @given(example=examples())
+@pytest.mark.slow
 def test_exponential_gain_matches_ranx_ndcg_burges(ranx_ready: None, example: Example) -> None:
     contract = preset("trec_eval", k=example.k, gain="exponential")
     assert_agree(example.ours(contract), ranx_ndcg_burges(example), "ranx")

@@ -59,7 +59,7 @@ from judgepool.core.aggregate import evaluate, group_by_query
 from judgepool.core.contract import Contract, Scale, preset
 from judgepool.core.fast import evaluate_columns
 from judgepool.core.ranking import order_entries
-from judgepool.core.types import Evaluation, QueryResult
+from judgepool.core.types import Evaluation, Judgments, QueryResult, RunEntry
 from judgepool.formats.fast_run import parse_run_bytes, read_run_columns
 from judgepool.formats.trec import read_qrels, read_run
 from judgepool.services.runs.streaming import score_in_chunks
@@ -200,18 +200,25 @@ def read_text(path: Path) -> str:
 
 
 @cache
+def _oracle_table(name: str) -> dict[tuple[str, int], Oracle]:
+    """Every (run, level)'s lines of one long table written by prepare.py, parsed
+    once per worker: a DL table holds twelve cases, each tested on five paths."""
+    table: dict[tuple[str, int], Oracle] = {}
+    for row in read_text(DATA / name).splitlines()[1:]:
+        run, level, measure, query, value = row.split("\t")
+        table.setdefault((run, int(level)), {}).setdefault(measure, {})[query] = value
+    return table
+
+
+@cache
 def load_oracle(case: Case) -> Oracle:
-    """The oracle lines of this case: the long table written by prepare.py, or
-    one of trec_eval's own verbatim ``out.*`` files."""
+    """The oracle lines of this case: from the long table written by prepare.py,
+    or one of trec_eval's own verbatim ``out.*`` files."""
     oracle: Oracle = {}
-    text = read_text(DATA / case.oracle)
     if case.oracle.endswith(".tsv.gz"):
-        for row in text.splitlines()[1:]:
-            run, level, measure, query, value = row.split("\t")
-            if run == case.run and int(level) == case.level:
-                oracle.setdefault(measure, {})[query] = value
+        oracle = _oracle_table(case.oracle).get((case.run, case.level), {})
     else:
-        for line in text.splitlines():
+        for line in read_text(DATA / case.oracle).splitlines():
             measure, query, value = line.split()
             if KEPT.match(measure):
                 oracle.setdefault(measure, {})[query] = value
@@ -219,18 +226,33 @@ def load_oracle(case: Case) -> Oracle:
     return oracle
 
 
+# The inputs are read once per worker and shared by the paths, which only read
+# them (each rewrite builds its own copies): the five paths of a case, and the
+# cases of one qrels file, would otherwise parse the same gzip files again.
+
+
+@cache
+def judgments_of(qrels: str, scale: Scale) -> Judgments:
+    return read_qrels(DATA / qrels, scale).judgments
+
+
+@cache
+def grouped_run(run_file: str) -> dict[str, list[RunEntry]]:
+    return group_by_query(read_run(DATA / run_file).entries)
+
+
 # ---- the two engine paths -------------------------------------------------
 
 
 def reference_evaluator(case: Case) -> Evaluator:
-    judgments = read_qrels(DATA / case.qrels, case.scale).judgments
-    grouped = group_by_query(read_run(DATA / case.run_file).entries)
+    judgments = judgments_of(case.qrels, case.scale)
+    grouped = grouped_run(case.run_file)
     return lambda contract: evaluate(grouped, judgments, contract)
 
 
 def fast_evaluator(case: Case) -> Evaluator:
     """The vectorised path: the same case through `read_run_columns` and `evaluate_columns`."""
-    judgments = read_qrels(DATA / case.qrels, case.scale).judgments
+    judgments = judgments_of(case.qrels, case.scale)
     columns = read_run_columns(DATA / case.run_file)
     return lambda contract: evaluate_columns(columns, judgments, contract)
 
@@ -238,7 +260,7 @@ def fast_evaluator(case: Case) -> Evaluator:
 def streamed_evaluator(case: Case) -> Evaluator:
     """The same case read and scored in chunks of whole queries
     (`services.runs.streaming`), with 64 kB reads: many cuts on every run."""
-    judgments = read_qrels(DATA / case.qrels, case.scale).judgments
+    judgments = judgments_of(case.qrels, case.scale)
 
     def evaluate_streamed(contract: Contract) -> Evaluation:
         merged, _ = score_in_chunks(
@@ -268,7 +290,7 @@ def rewritten_evaluator(shape: str) -> Callable[[Case], Evaluator]:
     def build(case: Case) -> Evaluator:
         judgments = {
             query: {rewrite(doc): grade for doc, grade in docs.items()}
-            for query, docs in read_qrels(DATA / case.qrels, case.scale).judgments.items()
+            for query, docs in judgments_of(case.qrels, case.scale).items()
         }
         judgments[min(judgments)][extra] = 0
         lines = []
@@ -322,7 +344,7 @@ def cutoffs(oracle: Oracle) -> list[int]:
 
 
 def run_queries(case: Case) -> set[str]:
-    return {e.query_id for e in read_run(DATA / case.run_file).entries}
+    return set(grouped_run(case.run_file))
 
 
 def is_large(case: Case) -> bool:
@@ -336,9 +358,9 @@ def judged_negative_in_top(case: Case, k: int) -> dict[str, int]:
     order: what trec_eval's unj_k counts beyond our unjudged_at_k."""
     if case.scale.minimum >= 0:
         return {}
-    judgments = read_qrels(DATA / case.qrels, case.scale).judgments
+    judgments = judgments_of(case.qrels, case.scale)
     counts: dict[str, int] = {}
-    for query, entries in group_by_query(read_run(DATA / case.run_file).entries).items():
+    for query, entries in grouped_run(case.run_file).items():
         grades = judgments.get(query, {})
         top = order_entries(entries, "trec_eval")[:k]
         counts[query] = sum(1 for e in top if grades.get(e.doc_id, 0) < 0)

@@ -136,6 +136,7 @@ def cases(draw: st.DrawFn) -> tuple[list[tuple[float, TopK]], dict[str, int], Co
 
 @settings(deadline=None, max_examples=1200)
 @given(case=cases())
+@pytest.mark.slow
 def test_both_implementations_equal_brute_force(
     case: tuple[list[tuple[float, TopK]], dict[str, int], Contract],
 ) -> None:

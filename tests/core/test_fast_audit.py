@@ -244,6 +244,7 @@ def whole_query_chunks(columns: RunColumns, rng: random.Random) -> list[Chunk] |
     ]
 
 
+@pytest.mark.slow
 def test_chunks_of_whole_queries_audited_apart_and_merged_give_the_same_report(
     tmp_path: Path,
 ) -> None:

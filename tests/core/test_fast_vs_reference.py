@@ -310,6 +310,7 @@ _SETTINGS = settings(deadline=None, suppress_health_check=[HealthCheck.function_
 
 @settings(_SETTINGS, max_examples=1500)
 @given(case=cases())
+@pytest.mark.slow
 def test_every_contract_on_random_runs(
     tmp_path: Path, case: tuple[list[Row], Judged, Contract]
 ) -> None:
@@ -319,6 +320,7 @@ def test_every_contract_on_random_runs(
 
 @settings(_SETTINGS, max_examples=900)
 @given(case=cases(entity=True, max_docs=5, max_rows=16))
+@pytest.mark.slow
 def test_entity_patterns_with_many_duplicate_chunks(
     tmp_path: Path, case: tuple[list[Row], Judged, Contract]
 ) -> None:
@@ -328,6 +330,7 @@ def test_entity_patterns_with_many_duplicate_chunks(
 
 @settings(_SETTINGS, max_examples=800)
 @given(case=cases(max_rows=20, scores=[1.0, 2.0, 0.0, -0.0]))
+@pytest.mark.slow
 def test_heavy_ties_under_every_tie_policy(
     tmp_path: Path, case: tuple[list[Row], Judged, Contract]
 ) -> None:
@@ -347,6 +350,7 @@ def test_refusals_list_the_same_entries(
 
 @settings(_SETTINGS, max_examples=600)
 @given(case=cases(), workers=st.sampled_from([1, 3]), chunk=st.sampled_from([1, 2, 5]))
+@pytest.mark.slow
 def test_chunked_and_parallel_hashing_changes_nothing(
     tmp_path: Path, case: tuple[list[Row], Judged, Contract], workers: int, chunk: int
 ) -> None:
@@ -361,6 +365,7 @@ def _colliding_hash(self: Any, low: int, high: int, salt: Any) -> Any:
 
 @settings(_SETTINGS, max_examples=400)
 @given(case=cases(max_docs=6))
+@pytest.mark.slow
 def test_hash_collisions_cost_time_not_correctness(
     tmp_path: Path, case: tuple[list[Row], Judged, Contract]
 ) -> None:

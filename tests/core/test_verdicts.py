@@ -152,6 +152,7 @@ def brute_range(
 
 @settings(deadline=None, max_examples=400)
 @given(case=cases())
+@pytest.mark.slow
 def test_bounds_and_verdicts_hold_over_every_assignment(
     case: tuple[list[list[RunEntry]], Judged, Contract],
 ) -> None:

@@ -365,6 +365,7 @@ def test_random_files_read_as_the_reference_reads_them(tmp_path: Path, data: byt
     ),
     crlf=st.booleans(),
 )
+@pytest.mark.slow
 def test_well_formed_runs_take_the_fast_tier(
     tmp_path: Path, lines: list[tuple[str, str, str, int, float, str]], crlf: bool
 ) -> None:

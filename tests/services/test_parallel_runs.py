@@ -6,6 +6,8 @@ from __future__ import annotations
 import os
 import pickle
 import signal
+import subprocess
+import sys
 import threading
 import time
 from multiprocessing import forkserver
@@ -233,3 +235,42 @@ def test_a_failure_before_a_killed_worker_s_run_is_the_one_raised() -> None:
     with pytest.raises(ValueError, match="slow bad"):
         WorkerPool(dying_work, jobs, jobs, None, 2).run()
     assert workers() == []
+
+
+PRESSED_AS_THE_FORKSERVER_STARTS = """
+import os, signal, sys
+from multiprocessing import forkserver
+from judgepool.services.runs import worker_pool
+
+start = forkserver.ensure_running
+
+def start_with_ctrl_c_pressed() -> None:
+    os.kill(os.getpid(), signal.SIGINT)  # the terminal's Ctrl-C, at the worst moment
+    start()
+
+forkserver.ensure_running = start_with_ctrl_c_pressed
+try:
+    worker_pool.warm_up()
+except KeyboardInterrupt:
+    server = forkserver._forkserver._forkserver_pid
+    masks = dict(line.split(":\\t") for line in open(f"/proc/{server}/status").read().splitlines()
+                 if line.startswith(("SigBlk", "SigIgn")))
+    bit = 1 << (signal.SIGINT - 1)
+    shielded = any(int(masks[name], 16) & bit for name in masks)
+    print("interrupted", "shielded" if shielded else "exposed")
+else:
+    print("lost")
+"""
+
+
+def test_ctrl_c_as_the_forkserver_starts_is_raised_not_lost() -> None:
+    # The forkserver is started with Ctrl-C blocked (it would print a traceback
+    # before its preload ignores it). When this process ignored it instead, a
+    # Ctrl-C pressed meanwhile was discarded and the command ran to its end.
+    done = subprocess.run(
+        [sys.executable, "-c", PRESSED_AS_THE_FORKSERVER_STARTS],
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["interrupted", "shielded"]
+    assert "Traceback" not in done.stderr

@@ -134,6 +134,7 @@ def _fail_at_once(path: str, barrier: Any, name: str) -> None:
         sign_in.sign_in(opened, name, "a guess")
 
 
+@pytest.mark.slow
 def test_sessions_failing_at_the_same_instant_are_counted_against_the_limit(
     ws: Workspace,
 ) -> None:

@@ -96,6 +96,7 @@ def _check(path: Path, judgments: Judged, contract: Contract, chunk_bytes: int) 
 
 
 @pytest.mark.parametrize("batch", range(BATCHES))
+@pytest.mark.slow
 def test_the_audit_in_chunks_is_the_whole_file_audit_on_random_files(
     tmp_path: Path, batch: int
 ) -> None:

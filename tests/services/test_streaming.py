@@ -111,6 +111,7 @@ def _text(rows: list[Row], crlf: bool, extras: random.Random | None) -> bytes:
     gzipped=st.integers(0, 3),
     extras=st.one_of(st.none(), st.integers(0, 2**32 - 1)),
 )
+@pytest.mark.slow
 def test_streamed_scores_equal_the_whole_file_on_random_runs(
     tmp_path: Path,
     case: tuple[list[Row], Judged, Contract],

@@ -78,6 +78,7 @@ def mean_ndcg(path: Path, judgments: Judged, contract: Contract) -> float:
 
 @settings(_SETTINGS, max_examples=150)
 @given(case=small_cases())
+@pytest.mark.slow
 def test_a_settled_verdict_is_never_contradicted(
     tmp_path: Path, case: tuple[list[dict[str, list[str]]], Judged, Contract]
 ) -> None:

@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from judgepool.services.pools import pool
 from judgepool.services.workspace import open_workspace
 from judgepool.store import open_files
@@ -27,6 +29,7 @@ def lock_state(path: Path) -> str:
     return probe.stdout.strip()
 
 
+@pytest.mark.slow
 async def test_workers_reuse_their_connections_and_the_app_keeps_its_locks(
     tmp_path: Path,
 ) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from textual.widgets import DataTable, Input, Select, Static
 
 from judgepool.core.contract import Contract
@@ -23,6 +24,7 @@ from tests.tui.test_scores_screen import SIZE, cli_scores, open_scores
 CATASTROPHIC = r"(\d|\d|\d|\d|\d|\d|\d|\d|\d|\d|\d|\d)+x"
 
 
+@pytest.mark.slow
 async def test_a_contract_changed_in_the_app_can_be_saved_as_the_default(tmp_path: Path) -> None:
     workspace = build_review_workspace(tmp_path)
     app = review_app(workspace)

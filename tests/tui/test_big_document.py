@@ -266,6 +266,7 @@ async def _peak_memory(path: Path, doc_id: str) -> int:
             tracemalloc.stop()
 
 
+@pytest.mark.slow
 async def test_memory_does_not_grow_with_the_document(big_ws: Path) -> None:
     """A 10.8 MB document takes as much of Python's memory to show and page
     through as one ten times smaller: it is never read whole, and a part is

@@ -138,6 +138,7 @@ def background(tmp_path: Path) -> Iterator[tuple[Path, Outside, threading.Event]
         thread.join(timeout=60)
 
 
+@pytest.mark.slow
 def test_every_acknowledged_event_survives_the_app_and_other_writers(
     tmp_path: Path, background: tuple[Path, Outside, threading.Event], terminal: Terminal
 ) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
+import pytest
 from textual.command import CommandPalette
 from textual.widgets import Input, Static
 
@@ -114,6 +115,7 @@ async def test_the_signed_in_name_grades_not_the_local_login(teaching_ws: Path) 
     assert rows == [("bob", 3)]
 
 
+@pytest.mark.slow
 async def test_the_sign_in_and_grade_screens_fit_common_browser_sizes(teaching_ws: Path) -> None:
     # Terminal sizes textual-serve gives at 16 px: a small laptop (1024×768),
     # 1366×768, 1920×1080; and the 80×24 of a narrow window.

@@ -15,6 +15,8 @@ import re
 import sys
 from pathlib import Path
 
+import pytest
+
 from judgepool.services import app_queries
 from judgepool.services.workspace import open_workspace
 from judgepool.tui.verdict_jobs import SettleQueue, SettleStep
@@ -57,6 +59,7 @@ def open_count(line: str) -> int:
     return sum(int(n) for n in counts) if counts else -1
 
 
+@pytest.mark.slow
 def test_the_demo_story_in_a_terminal(tmp_path: Path) -> None:
     with open_terminal(tmp_path) as terminal:
         _walk_the_story(tmp_path, terminal)

@@ -19,6 +19,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
 from sklearn.metrics import cohen_kappa_score
 
 from judgepool.services.adjudication import settled_items
@@ -64,6 +65,7 @@ def scores(done: subprocess.CompletedProcess[str]) -> dict[str, dict[str, Any]]:
     return {row["run_digest"]: row for row in map(json.loads, done.stdout.splitlines())}
 
 
+@pytest.mark.slow
 def test_three_annotators_grade_blind_and_carol_adjudicates(tmp_path: Path) -> None:
     workspace = build_workspace(tmp_path / "team.sqlite", ["hostile", "teaching"])
     done = judgepool("assign", workspace, "--annotators", "alice,bob", "--overlap", "2")

@@ -13,6 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 from textual.widgets import DataTable
 
 from judgepool.services import app_queries
@@ -52,6 +53,7 @@ async def show(pilot: Any, key: str, kind: type[ReviewScreen]) -> Any:
     return screen
 
 
+@pytest.mark.slow
 async def test_holes_settle_order_true_grades_and_a_pair_is_settled(tmp_path: Path) -> None:
     workspace = build_story_workspace(tmp_path)
     with open_workspace(workspace) as ws:

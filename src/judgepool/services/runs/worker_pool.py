@@ -106,22 +106,26 @@ def warm_up() -> None:
     """Start the process workers are forked from, now, so that its imports
     overlap what this process does before the first run starts."""
     _context().set_forkserver_preload([PRELOAD])
-    from multiprocessing import forkserver
+    from multiprocessing import forkserver, resource_tracker
 
-    # Ctrl-C reaches the whole process group. The forkserver ignores it only
-    # once its imports are done, and the resource tracker once its interpreter
-    # is up: a Ctrl-C before that printed a KeyboardInterrupt traceback from
-    # them. An ignored signal stays ignored across fork and exec, so they start
-    # ignoring it; this process handles it again right after (it stops them).
     if threading.current_thread() is not threading.main_thread():
-        forkserver.ensure_running()  # only the main thread may change a handler
+        forkserver.ensure_running()  # only the main thread's signals are handled
         return
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # Ctrl-C reaches the whole process group. The forkserver ignores it only
+    # once its preload has run: a Ctrl-C before that printed a KeyboardInterrupt
+    # traceback from it. So it is started with the signal blocked, which stays
+    # so across fork and exec (and in the workers it forks). This process does
+    # not ignore it meanwhile, as it once did: an ignored signal is discarded,
+    # and a Ctrl-C pressed then was lost (the command ran to its end, under
+    # load); a blocked one waits and is raised the moment the mask is put
+    # back. The resource tracker is started first, on its own: CPython blocks
+    # Ctrl-C around its start itself, and unblocks it after.
+    resource_tracker.ensure_running()
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
         forkserver.ensure_running()
     finally:
-        # None: a handler not set from Python; Python's own is the one to restore
-        signal.signal(signal.SIGINT, signal.default_int_handler if previous is None else previous)
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
 def _context() -> Any:
