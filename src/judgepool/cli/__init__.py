@@ -64,6 +64,7 @@ COMMAND_MODULES: dict[str, str] = {
     "demo": "app",
     "tui": "app",
     "serve": "serve",
+    "prelabel": "prelabel",
 }
 
 
