@@ -56,17 +56,13 @@ def test_prelabel_prints_a_summary(tmp_path: Path, cli: Callable[..., Result]) -
             "failed 0, of 10 items in "
         )
         assert lines[-1].startswith("tokens: ") and "60 completion" in lines[-1]
-        again = cli(
-            "prelabel", holed.path, "--model", "judge", "--endpoint", server.url, "--json"
-        )
+        again = cli("prelabel", holed.path, "--model", "judge", "--endpoint", server.url, "--json")
     summary = json.loads(again.stdout)
     assert (summary["labelled"], summary["skipped"], summary["failed"]) == (0, 10, 0)
     assert summary["rater"] == RATER
 
 
-def test_failures_are_listed_with_their_reasons(
-    tmp_path: Path, cli: Callable[..., Result]
-) -> None:
+def test_failures_are_listed_with_their_reasons(tmp_path: Path, cli: Callable[..., Result]) -> None:
     holed = holed_workspace(tmp_path, queries=1, depth=2)
     with judge_server(JudgeConfig(grades=holed.grades, always="garbage")) as server:
         result = cli("prelabel", holed.path, "--model", "judge", "--endpoint", server.url)
@@ -109,9 +105,7 @@ def test_bad_input_is_refused_clearly(
 def test_an_unknown_workspace_and_a_bad_item_line(
     tmp_path: Path, cli: Callable[..., Result]
 ) -> None:
-    missing = cli(
-        "prelabel", tmp_path / "nope.sqlite", "--model", "m", "--endpoint", "http://h/v1"
-    )
+    missing = cli("prelabel", tmp_path / "nope.sqlite", "--model", "m", "--endpoint", "http://h/v1")
     assert missing.exit_code == 2 and "nope.sqlite" in missing.stderr
     holed = holed_workspace(tmp_path, queries=1, depth=1)
     listing = tmp_path / "items.txt"

@@ -25,6 +25,7 @@ import random
 import time
 from collections import Counter
 from collections.abc import Awaitable, Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Final
 from urllib.parse import urlsplit
@@ -260,6 +261,9 @@ async def label_batch(
     policy = policy or RetryPolicy()
     limits = httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency)
     items: Iterator[PreparedItem] = iter(batch.todo)
+    loop = asyncio.get_running_loop()
+    # one writer: the grades are written one after another, as they came
+    writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="prelabel-writer")
     async with httpx.AsyncClient(timeout=endpoint.timeout, limits=limits) as client:
         asker = _Asker(client, endpoint, ws.scale, policy, sleep)
 
@@ -273,8 +277,13 @@ async def label_batch(
                     if isinstance(outcome, str):
                         tally.failed[outcome] += 1
                     else:
-                        # synchronous: a cancellation (Ctrl-C) cannot land inside it
-                        _record(ws, rater, item, item.prompt, outcome)
+                        # In the writer thread, so the loop keeps talking to the
+                        # endpoint while SQLite syncs the commit to disk. A
+                        # cancellation (Ctrl-C) stops the waiting, not the write:
+                        # the transaction ends either way, committed or rolled back.
+                        await loop.run_in_executor(
+                            writer, _record, ws, rater, item, item.prompt, outcome
+                        )
                         tally.labelled += 1
                         if outcome.prompt_tokens is not None:
                             tally.tokens_reported = True
@@ -293,4 +302,6 @@ async def label_batch(
             for worker in workers:
                 worker.cancel()
             await asyncio.gather(*workers, return_exceptions=True)
+            # a write under way ends before the workspace can be closed
+            writer.shutdown(wait=True)
     return tally
