@@ -101,7 +101,8 @@ class Confusion:
         same, generous, strict = self.totals()
         pairs = self.pairs
         text = (
-            f"{self.model} vs people on {self.items:,} items ({pairs:,} pairs): "
+            f"{self.model} vs people on {self.items:,} {'item' if self.items == 1 else 'items'} "
+            f"({pairs:,} {'pair' if pairs == 1 else 'pairs'}): "
             f"same grade {same / pairs:.2f}, too generous {generous / pairs:.2f}, "
             f"too strict {strict / pairs:.2f}"
         )

@@ -75,3 +75,17 @@ def reply_of(ws: Workspace, event_id: int) -> str | None:
         "SELECT reply FROM model_replies WHERE event_id = ?", (event_id,)
     ).fetchone()
     return None if row is None else str(row[0])
+
+
+def query_model_grades(ws: Workspace, query_id: str) -> dict[str, list[tuple[str, int]]]:
+    """Every model's current grade of the query's documents: document ->
+    [(model:NAME, grade)], by model name."""
+    found: dict[str, list[tuple[str, int]]] = {}
+    for doc_id, rater, grade in ws.conn.execute(
+        "SELECT doc_id, annotator, grade FROM current_judgments "
+        "WHERE query_id = ? AND annotator LIKE 'model:%' AND grade IS NOT NULL "
+        "ORDER BY doc_id, annotator",
+        (query_id,),
+    ):
+        found.setdefault(str(doc_id), []).append((str(rater), int(grade)))
+    return found

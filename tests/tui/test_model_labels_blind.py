@@ -1,0 +1,127 @@
+"""Blind stays blind with a model's labels in the workspace (``prelabel``):
+in the real app through its Pilot, on a real workspace file where the model
+``model:secretjudge`` labelled every pooled item, a person grading blind
+never has its grade (or its name) on the screen, on any view the app lets
+them open; an item only the model labelled still waits for a person; an
+adjudicator's queue leaves the model out; a lead sees its labels, said to
+be a model's, on the adjudication screen, the side-by-side lists and the
+agreement screen."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from judgepool.core.contract import Contract
+from judgepool.services.judging import judge
+from judgepool.services.roles import set_role
+from judgepool.services.workspace import open_workspace
+from judgepool.store.model_replies import ModelReply, record_reply
+from judgepool.tui.app import create_app
+from judgepool.tui.dialogs.side_by_side import SideBySideScreen
+from judgepool.tui.screens.grade import GradeScreen
+from tests.tui.conftest import build_workspace, wait_ready
+from tests.tui.pilot_support import screen_text, wait_until
+
+SIZE = (130, 40)
+MODEL = "model:secretjudge"
+SECRET = "secretjudge"
+LABELS = {"A": 0, "B": 2, "C": 1}
+
+
+def _team(tmp_path: Path) -> Path:
+    path = build_workspace(tmp_path / "team.sqlite", ["teaching"])
+    with open_workspace(path) as ws:
+        set_role(ws, "lena", "lead")
+        set_role(ws, "bob", "annotator")
+        set_role(ws, "carol", "adjudicator")
+        # alice and dave disagree on A: the adjudication queue has an item
+        judge(ws, "teach", "A", 3, annotator="alice")
+        judge(ws, "teach", "A", 1, annotator="dave")
+        for doc_id, grade in LABELS.items():
+            reply = f'{{"grade": {grade}}}'
+            record_reply(ws, MODEL, ModelReply("teach", doc_id, grade, reply, "d" * 64))
+    return path
+
+
+def _no_model(app: object, where: str) -> str:
+    text = screen_text(app)  # type: ignore[arg-type]
+    assert SECRET not in text, f"{where}: the model's label is on the screen\n{text}"
+    return text
+
+
+async def test_a_blind_annotator_never_sees_the_models_labels(tmp_path: Path) -> None:
+    app = create_app(_team(tmp_path), "bob")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await wait_ready(pilot)
+        assert app.blind
+        # every document of the queue: none is done, none said graded by another
+        seen = set()
+        for _ in range(len(LABELS) + 1):
+            current = screen.session.current
+            assert current is not None
+            seen.add(current[1])
+            judgment = screen.session.judgment(*current)
+            if current[1] != "A":  # only the model labelled it: not judged for people
+                assert not judgment.judged
+            text = _no_model(app, f"grade screen, {current[1]}")
+            assert "also graded" not in text
+            await pilot.press("j")
+            await pilot.pause()
+        assert seen == set(LABELS)
+        # every view an annotator opens, and those refused to them
+        for key in ("m", "i", "question_mark", "f", "e", "t", "a", "s", "K", "D", "p", "H"):
+            await pilot.press(key)
+            await pilot.pause()
+            _no_model(app, f"after {key}")
+            await pilot.press("escape")
+            await pilot.pause()
+            if not isinstance(app.screen, GradeScreen):
+                app.action_show_screen("grade")
+                await wait_until(pilot, lambda: isinstance(app.screen, GradeScreen), "grade")
+            _no_model(app, f"back from {key}")
+        # grading an item the model labelled, and seeing it again
+        await pilot.press("2")
+        await pilot.pause()
+        _no_model(app, "after grading")
+
+
+async def test_an_adjudicator_settles_without_the_models_labels(tmp_path: Path) -> None:
+    app = create_app(_team(tmp_path), "carol")
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_ready(pilot)
+        await pilot.press("D")
+        await wait_until(
+            pilot, lambda: type(app.screen).__name__ == "AdjudicateScreen", "adjudication"
+        )
+        await wait_until(pilot, lambda: "dave" in screen_text(app), "the disagreement")
+        text = _no_model(app, "adjudication")
+        assert "alice" in text
+
+
+async def test_a_lead_sees_the_labels_as_a_models(tmp_path: Path) -> None:
+    app = create_app(_team(tmp_path), "lena")
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_ready(pilot)
+        _no_model(app, "the lead's grade screen, grading blind")
+        await pilot.press("D")
+        await wait_until(
+            pilot, lambda: f"{MODEL} (a model's label) 0" in screen_text(app), "adjudication"
+        )
+        app.action_show_screen("agreement")
+        await wait_until(
+            pilot, lambda: type(app.screen).__name__ == "AgreementScreen", "the agreement"
+        )
+        await pilot.pause()
+        await wait_until(
+            pilot, lambda: f"{MODEL} vs people on 1 item (2 pairs)" in screen_text(app), "models"
+        )
+        app.action_show_screen("grade")
+        await wait_until(pilot, lambda: isinstance(app.screen, GradeScreen), "grade")
+        view = SideBySideScreen(
+            "teaching/perfect-ab", "teaching/candidates-bc", "teach", Contract()
+        )
+        app.push_screen(view)
+        await wait_until(pilot, lambda: view.lists is not None, "both lists")
+        await wait_until(pilot, lambda: "model's label" in screen_text(app), "the column")
+        text = screen_text(app)
+        assert f"0 {MODEL}" in text and f"2 {MODEL}" in text
