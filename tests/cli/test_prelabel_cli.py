@@ -168,3 +168,20 @@ def test_ctrl_c_stops_cleanly_and_keeps_what_was_done(tmp_path: Path) -> None:
         out, err = rerun.communicate(timeout=120)
     assert rerun.returncode == 0, err
     assert labels(holed.path) == (total, total, 0)
+
+
+def test_the_progress_bar_shows_rate_and_time_left() -> None:
+    import io
+
+    from judgepool.cli.progress import CountProgress
+
+    stream = io.StringIO()
+    bar = CountProgress(10, "prelabel m", True, stream)
+    bar.update(4, "failed 1", force=True)
+    line = stream.getvalue()
+    assert "prelabel m" in line and "4/10" in line and "/s" in line and "failed 1" in line
+    assert "left" in line
+    bar.close()
+    quiet = io.StringIO()
+    CountProgress(10, "x", False, quiet).update(3, force=True)
+    assert quiet.getvalue() == ""

@@ -294,3 +294,39 @@ def test_a_bad_item_file_is_refused_with_its_line(
     with open_workspace(holed.path) as ws, pytest.raises(InputError) as caught:
         prelabel_items.chosen_items(ws, RATER, str(listing))
     assert why in caught.value.message and caught.value.line == line
+
+
+def test_people_grading_meanwhile_are_not_blocked(tmp_path: Path) -> None:
+    import threading
+    import time
+
+    from judgepool.services.judging import judge
+
+    holed = holed_workspace(tmp_path, queries=4, depth=10)
+    outcome: list[prelabel.Tally] = []
+    with judge_server(JudgeConfig(grades=holed.grades, latency=0.05)) as server:
+        batch = threading.Thread(target=lambda: outcome.append(run(holed, server)))
+        batch.start()
+        try:
+            assert server.wait_for_requests(8)
+            waits = []
+            # a person on a connection of their own, while the model's grades go in
+            with open_workspace(holed.path, busy_timeout_ms=3000) as ws:
+                for query_id, doc_id in holed.items[:10]:
+                    started = time.monotonic()
+                    judge(ws, query_id, doc_id, 1, annotator="alice")
+                    waits.append(time.monotonic() - started)
+        finally:
+            batch.join(60)
+    assert outcome and outcome[0].labelled == len(holed.items)
+    # never near the busy timeout (a writer holding the lock for long would
+    # have made these fail with WorkspaceBusy after 3 s)
+    assert max(waits) < 3.0
+
+
+def test_tokens_unreported_and_a_limit(tmp_path: Path) -> None:
+    holed = holed_workspace(tmp_path, queries=1, depth=5)
+    with judge_server(JudgeConfig(grades=holed.grades, usage=False)) as server:
+        tally = run(holed, server, limit=2)
+    assert tally.labelled == 2 and not tally.tokens_reported
+    assert tally.to_dict()["prompt_tokens"] is None
