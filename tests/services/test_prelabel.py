@@ -330,3 +330,17 @@ def test_tokens_unreported_and_a_limit(tmp_path: Path) -> None:
         tally = run(holed, server, limit=2)
     assert tally.labelled == 2 and not tally.tokens_reported
     assert tally.to_dict()["prompt_tokens"] is None
+
+
+def test_an_item_without_text_fails_without_a_request(tmp_path: Path) -> None:
+    holed = holed_workspace(tmp_path, queries=1, depth=1)
+    listing = tmp_path / "items.txt"
+    listing.write_text("q0 d0-1\nq0 nosuchdoc\nq9 d0-1\n", encoding="utf-8")
+    with judge_server(JudgeConfig(grades=holed.grades)) as server:
+        tally = run(holed, server, items=str(listing))
+        assert len(server.bodies) == 1
+    assert tally.labelled == 1
+    assert tally.failed == {
+        "no text for the document in the workspace": 1,
+        "no text for the query in the workspace": 1,
+    }

@@ -32,7 +32,7 @@ from urllib.parse import urlsplit
 
 import httpx
 
-from judgepool.core.errors import InputError
+from judgepool.core.errors import InputError, JudgepoolError
 from judgepool.core.grades import Scale
 from judgepool.core.grading_prompt import GradingPrompt, UnreadableAnswer, read_answer
 from judgepool.core.retry_delay import RetryPolicy, retry_delay
@@ -226,8 +226,15 @@ class _Asker:
 
 
 def _record(
-    ws: Workspace, rater: str, item: PreparedItem, prompt: GradingPrompt, answer: _Answer
+    ws: Workspace,
+    rater: str,
+    item: PreparedItem,
+    prompt: GradingPrompt,
+    answer: _Answer,
+    tally: Tally,
 ) -> None:
+    """Record the answer and count it, in the writer thread: a write the loop
+    stopped waiting for (Ctrl-C) still ends, and is still counted."""
     record_reply(
         ws,
         rater,
@@ -241,6 +248,14 @@ def _record(
             answer.completion_tokens,
         ),
     )
+    # only this thread counts labels and tokens
+    tally.labelled += 1
+    if answer.prompt_tokens is not None:
+        tally.tokens_reported = True
+        tally.prompt_tokens += answer.prompt_tokens
+    if answer.completion_tokens is not None:
+        tally.tokens_reported = True
+        tally.completion_tokens += answer.completion_tokens
 
 
 async def label_batch(
@@ -282,15 +297,8 @@ async def label_batch(
                         # cancellation (Ctrl-C) stops the waiting, not the write:
                         # the transaction ends either way, committed or rolled back.
                         await loop.run_in_executor(
-                            writer, _record, ws, rater, item, item.prompt, outcome
+                            writer, _record, ws, rater, item, item.prompt, outcome, tally
                         )
-                        tally.labelled += 1
-                        if outcome.prompt_tokens is not None:
-                            tally.tokens_reported = True
-                            tally.prompt_tokens += outcome.prompt_tokens
-                        if outcome.completion_tokens is not None:
-                            tally.tokens_reported = True
-                            tally.completion_tokens += outcome.completion_tokens
                 on_item(tally)
 
         workers = [asyncio.create_task(work()) for _ in range(max(1, concurrency))]
@@ -298,6 +306,9 @@ async def label_batch(
             await asyncio.gather(*workers)
         except EndpointRefused as exc:
             tally.stopped_by = f"the endpoint refused: {exc}"
+        except JudgepoolError as exc:
+            # the workspace: read-only now, or held by another writer too long
+            tally.stopped_by = f"could not record a grade: {exc}"
         finally:
             for worker in workers:
                 worker.cancel()

@@ -20,7 +20,6 @@ from judgepool.core.grading_prompt import GradingPrompt, grading_prompt
 from judgepool.core.hole_order import best_rank_first
 from judgepool.core.raters import MODEL_PREFIX
 from judgepool.core.settle import find_holes
-from judgepool.display import quoted
 from judgepool.formats.item_list import read_item_list
 from judgepool.services.all_holes import run_tops
 from judgepool.services.entry_checks import check_user_source
@@ -86,10 +85,10 @@ def prepare(ws: Workspace, item: Item) -> PreparedItem:
     query_id, doc_id = item
     query = corpus.get_query(ws, query_id)
     if query is None or not query.text:
-        return PreparedItem(query_id, doc_id, None, f"no text for the query {quoted(query_id)}")
+        return PreparedItem(query_id, doc_id, None, "no text for the query in the workspace")
     document = corpus.get_document(ws, doc_id)
     if document is None or not document.text:
-        return PreparedItem(query_id, doc_id, None, f"no text for the document {quoted(doc_id)}")
+        return PreparedItem(query_id, doc_id, None, "no text for the document in the workspace")
     text = document.text if not document.title else f"{document.title}\n{document.text}"
     prompt = grading_prompt(query.text, query.narrative, text, ws.labels(), ws.scale)
     return PreparedItem(query_id, doc_id, prompt)
