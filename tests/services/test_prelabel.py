@@ -344,3 +344,15 @@ def test_an_item_without_text_fails_without_a_request(tmp_path: Path) -> None:
         "no text for the document in the workspace": 1,
         "no text for the query in the workspace": 1,
     }
+
+
+def test_a_second_model_labels_the_same_holes(tmp_path: Path) -> None:
+    holed = holed_workspace(tmp_path, queries=1, depth=4)
+    with judge_server(JudgeConfig(grades=holed.grades)) as server:
+        first = run(holed, server)
+        with open_workspace(holed.path) as ws:
+            other = prelabel_items.chosen_items(ws, "model:other", "holes")
+            mine = prelabel_items.chosen_items(ws, RATER, "holes")
+    assert first.labelled == 4
+    # no model's label makes an item judged for choosing the holes
+    assert other == mine == holed.items[:4]

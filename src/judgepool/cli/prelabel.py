@@ -63,6 +63,8 @@ def _summary_lines(tally: prelabel.Tally, rater: str) -> list[str]:
         f"(labelled before with the same prompt), failed {sum(tally.failed.values()):,}, "
         f"of {tally.todo + tally.skipped:,} items in {tally.seconds:.1f} s"
     ]
+    if not tally.todo and not tally.skipped:
+        lines.append("nothing to label: --items chose no item")
     not_asked = tally.todo - tally.done
     if not_asked > 0:
         lines.append(f"not asked: {not_asked:,} (a rerun labels them)")
@@ -158,9 +160,9 @@ def prelabel_command(
     digest and the model's reply; a rerun skips what is labelled with the
     same prompt. 429 and 5xx are retried with backoff (Retry-After honoured);
     an unreadable reply is asked once more, then a failure, never a grade.
-    The grades are a model's: agreement, the adjudication queue and the
-    scores never count them as a person's, and an annotator grading blind
-    never sees them.
+    The grades are a model's: agreement and the adjudication queue never
+    count them as a person's, a person grading blind never sees them, and
+    compare --prior model:NAME takes them as evidence for the holes.
 
     \b
     Example:

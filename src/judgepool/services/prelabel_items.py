@@ -1,11 +1,11 @@
 """What ``judgepool prelabel`` grades, and the prompt of each item.
 
 ``--items`` chooses: ``holes`` (the default), the unjudged documents in the
-top k of every stored run at the workspace's k, as ``holes --workspace``
-finds them by rank, the model's own grades not counted as judgments (so a
-rerun sees the same holes and skips those it labelled); ``pool``, every
-pooled item; ``assigned``, every item of the current assignment; or a FILE
-of ``QUERY DOC`` lines (`judgepool.formats.item_list`).
+top k of every stored run at the workspace's k, as the audit finds them, by
+best rank, no model's grades counted as judgments (so a rerun sees the same
+holes and skips those it labelled, and a second model gets them all too);
+``pool``, every pooled item; ``assigned``, every item of the current
+assignment; or a FILE of ``QUERY DOC`` lines (`judgepool.formats.item_list`).
 """
 
 from __future__ import annotations
@@ -44,8 +44,9 @@ def _holes(ws: Workspace, rater: str) -> list[Item]:
             str(ws.path),
         )
     # as the audit finds them (`services.all_holes`): every query a run
-    # returned, judged yet or not; the model's own grades are not judgments
-    judged = workspace_source(ws, leave_out_source=rater)
+    # returned, judged yet or not; no model's grades are judgments here (its
+    # own: a rerun sees the same holes; another's: each model labels them all)
+    judged = workspace_source(ws, leave_out_source=MODEL_PREFIX)
     contract, _ = verdict_contract(ws.default_contract())
     tops = {name: run_tops(ws, name, judged.judgments, judged.digest, contract) for name in names}
     holes = best_rank_first(find_holes(tops, contract.k))
