@@ -356,3 +356,29 @@ def test_a_second_model_labels_the_same_holes(tmp_path: Path) -> None:
     assert first.labelled == 4
     # no model's label makes an item judged for choosing the holes
     assert other == mine == holed.items[:4]
+
+
+def test_a_slow_server_within_the_timeout_is_waited_for(tmp_path: Path) -> None:
+    holed = holed_workspace(tmp_path, queries=1, depth=4)
+    waits = Waits()
+    with judge_server(JudgeConfig(grades=holed.grades, latency=0.3)) as server:
+        tally = run(holed, server, waits=waits, timeout=10.0, concurrency=4)
+        assert len(server.bodies) == 4  # each asked once: slow is not a failure
+    assert tally.labelled == 4 and waits.asked == []
+
+
+def test_the_pool_and_the_assignment_as_items(tmp_path: Path) -> None:
+    from judgepool.services.assignments import assign
+    from judgepool.services.pools import pool
+
+    holed = holed_workspace(tmp_path, queries=2, depth=5)
+    with open_workspace(holed.path) as ws:
+        with pytest.raises(Exception, match="no pool"):
+            prelabel_items.chosen_items(ws, RATER, "pool")
+        with pytest.raises(Exception, match="no assignment"):
+            prelabel_items.chosen_items(ws, RATER, "assigned")
+        pool(ws, depth=3)
+        pooled = prelabel_items.chosen_items(ws, RATER, "pool")
+        assert len(pooled) == 6 and set(pooled) <= set(holed.items)
+        assign(ws, annotators=["ann", "ben"], overlap=1)
+        assert sorted(prelabel_items.chosen_items(ws, RATER, "assigned")) == sorted(pooled)

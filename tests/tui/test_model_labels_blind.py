@@ -125,3 +125,28 @@ async def test_a_lead_sees_the_labels_as_a_models(tmp_path: Path) -> None:
         await wait_until(pilot, lambda: "model's label" in screen_text(app), "the column")
         text = screen_text(app)
         assert f"0 {MODEL}" in text and f"2 {MODEL}" in text
+
+
+async def test_labels_arriving_while_a_blind_annotator_grades(tmp_path: Path) -> None:
+    path = build_workspace(tmp_path / "live.sqlite", ["teaching"])
+    with open_workspace(path) as ws:
+        set_role(ws, "bob", "annotator")
+    app = create_app(path, "bob")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await wait_ready(pilot)
+        current = screen.session.current
+        assert current is not None
+        before = app.live.refreshes
+        # prelabel, in another process's place: every item, the current one too
+        with open_workspace(path) as ws:
+            for doc_id, grade in LABELS.items():
+                reply = f'{{"grade": {grade}}}'
+                record_reply(ws, MODEL, ModelReply("teach", doc_id, grade, reply, "d" * 64))
+        await wait_until(pilot, lambda: app.live.refreshes > before, "the labels taken in")
+        await pilot.pause()
+        _no_model(app, "after the labels arrived")
+        assert not screen.session.judgment(*current).judged
+        for _ in LABELS:
+            await pilot.press("j")
+            await pilot.pause()
+            _no_model(app, "moving on")
