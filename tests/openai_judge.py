@@ -31,8 +31,8 @@ from aiohttp import web
 # "hang": no answer for `hang` seconds (the client times out first);
 # "garbage": a 200 whose content is not JSON; "loose": JSON but not the
 # object asked for; "drop": the connection closed without a response;
-# "401": the key refused.
-FAULTS = ("429", "500", "503", "hang", "garbage", "loose", "drop", "401")
+# "401": the key refused; "400": a request the server will not take.
+FAULTS = ("429", "500", "503", "hang", "garbage", "loose", "drop", "401", "400")
 
 _QUERY = re.compile(r"<query>(.*?)</query>", re.S)
 _DOCUMENT = re.compile(r"<document>(.*?)</document>", re.S)
@@ -115,7 +115,7 @@ class JudgeServer:
                 status=429,
                 headers={"Retry-After": config.retry_after},
             )
-        if fault in ("500", "503", "401"):
+        if fault in ("500", "503", "401", "400"):
             return web.json_response({"error": {"message": "fault"}}, status=int(fault))
         if fault == "hang":
             await asyncio.sleep(config.hang)

@@ -382,3 +382,16 @@ def test_the_pool_and_the_assignment_as_items(tmp_path: Path) -> None:
         assert len(pooled) == 6 and set(pooled) <= set(holed.items)
         assign(ws, annotators=["ann", "ben"], overlap=1)
         assert sorted(prelabel_items.chosen_items(ws, RATER, "assigned")) == sorted(pooled)
+
+
+def test_another_4xx_fails_the_item_and_the_run_goes_on(tmp_path: Path) -> None:
+    holed = holed_workspace(tmp_path, queries=1, depth=3)
+    config = JudgeConfig(grades=holed.grades)
+    config.faults[doc_text(holed, "d0-2")] = deque(["400"])
+    waits = Waits()
+    with judge_server(config) as server:
+        tally = run(holed, server, waits=waits)
+        assert len(server.bodies) == 3  # not retried: the same request would fail again
+    assert tally.labelled == 2
+    assert tally.failed == {'HTTP 400: {"error": {"message": "fault"}}': 1}
+    assert waits.asked == []
