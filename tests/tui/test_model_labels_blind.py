@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from judgepool.core.contract import Contract
 from judgepool.services.judging import judge
 from judgepool.services.roles import set_role
@@ -22,7 +24,8 @@ from judgepool.tui.screens.grade import GradeScreen
 from tests.tui.conftest import build_workspace, wait_ready
 from tests.tui.pilot_support import screen_text, wait_until
 
-SIZE = (130, 40)
+SIZE = (110, 32)
+WIDE = (130, 40)  # the side-by-side lists with the model column, names whole
 MODEL = "model:secretjudge"
 SECRET = "secretjudge"
 LABELS = {"A": 0, "B": 2, "C": 1}
@@ -68,9 +71,41 @@ async def test_a_blind_annotator_never_sees_the_models_labels(tmp_path: Path) ->
             await pilot.press("j")
             await pilot.pause()
         assert seen == set(LABELS)
+        # grading an item the model labelled, and seeing it again
+        await pilot.press("2")
+        await pilot.pause()
+        _no_model(app, "after grading")
+
+
+@pytest.mark.parametrize(
+    "keys",
+    [
+        ("m", "i", "question_mark"),  # own items, guidelines, help
+        ("f", "e", "t"),  # search, a note, the settle order
+        ("a", "s", "K", "D", "p", "H"),  # audit, scores, agreement, adjudication...: refused
+    ],
+)
+async def test_no_view_shows_a_blind_annotator_the_models_labels(
+    tmp_path: Path, keys: tuple[str, ...]
+) -> None:
+    app = create_app(_team(tmp_path), "bob")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await wait_ready(pilot)
+        # items the model labelled, one graded by bob, one marked unsure (his
+        # own items list it)
+        await pilot.press("2")
+        await wait_until(pilot, lambda: "1 judged this session" in screen_text(app), "saved")
+        await pilot.press("u")
+        await wait_until(
+            pilot,
+            lambda: any(j.own_unsure for j in screen.session.judgments.values()),
+            "the unsure mark",
+        )
         # every view an annotator opens, and those refused to them
-        for key in ("m", "i", "question_mark", "f", "e", "t", "a", "s", "K", "D", "p", "H"):
+        for key in keys:
             await pilot.press(key)
+            await pilot.pause()
+            await app.workers.wait_for_complete()  # what the view reads, shown
             await pilot.pause()
             _no_model(app, f"after {key}")
             await pilot.press("escape")
@@ -78,11 +113,7 @@ async def test_a_blind_annotator_never_sees_the_models_labels(tmp_path: Path) ->
             if not isinstance(app.screen, GradeScreen):
                 app.action_show_screen("grade")
                 await wait_until(pilot, lambda: isinstance(app.screen, GradeScreen), "grade")
-            _no_model(app, f"back from {key}")
-        # grading an item the model labelled, and seeing it again
-        await pilot.press("2")
-        await pilot.pause()
-        _no_model(app, "after grading")
+        _no_model(app, "back on the grade screen")
 
 
 async def test_an_adjudicator_settles_without_the_models_labels(tmp_path: Path) -> None:
@@ -100,7 +131,7 @@ async def test_an_adjudicator_settles_without_the_models_labels(tmp_path: Path) 
 
 async def test_a_lead_sees_the_labels_as_a_models(tmp_path: Path) -> None:
     app = create_app(_team(tmp_path), "lena")
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=WIDE) as pilot:
         await wait_ready(pilot)
         _no_model(app, "the lead's grade screen, grading blind")
         await pilot.press("D")
