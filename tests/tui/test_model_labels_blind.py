@@ -181,3 +181,24 @@ async def test_labels_arriving_while_a_blind_annotator_grades(tmp_path: Path) ->
             await pilot.press("j")
             await pilot.pause()
             _no_model(app, "moving on")
+
+
+async def test_a_leads_drill_down_says_which_grades_a_model_gave(tmp_path: Path) -> None:
+    from judgepool.tui.dialogs.drilldown import DrilldownScreen
+    from judgepool.tui.widgets.score_table import PerQueryTable
+    from tests.tui.review_support import settle
+
+    app = create_app(_team(tmp_path), "lena")
+    async with app.run_test(size=WIDE) as pilot:
+        await wait_ready(pilot)
+        # the runs have holes: scored with them at gain 0
+        app.contract = app.contract.with_changes(unjudged="zero")
+        await pilot.press("s")
+        await settle(pilot)
+        table = app.screen.query_one(PerQueryTable)
+        table.focus()
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, DrilldownScreen)
+        text = screen_text(app)
+        assert "model's label" in text and f"0 {MODEL}" in text
