@@ -11,8 +11,8 @@ The commands, a module per group (imported only when its command runs):
 `score` (``score`` and ``audit``), `compare`, `holes`, `workspace` (``init``,
 ``import``, ``judge``, ``pool``, ``export``), `workspace_reports`
 (``evaluations``, ``disagreements``), `team` (``assign``, ``progress``,
-``undo``, ``settings``), `agreement`, `annotators`, `serve`, `app` (``demo``
-and ``tui``).
+``undo``, ``settings``), `agreement`, `annotators`, `serve`, `prelabel`,
+`app` (``demo`` and ``tui``).
 
 What they share: `score_inputs` (the runs and judgments a scoring command
 starts from, read once), `contract_options` (the contract's parameters as
@@ -64,6 +64,7 @@ COMMAND_MODULES: dict[str, str] = {
     "demo": "app",
     "tui": "app",
     "serve": "serve",
+    "prelabel": "prelabel",
 }
 
 

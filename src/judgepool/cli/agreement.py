@@ -18,13 +18,16 @@ from judgepool.cli import main
 from judgepool.cli.lazy import LazyModule
 from judgepool.cli.params import name_list
 from judgepool.core.agreement import MIN_ITEMS, TOO_FEW, Agreement
+from judgepool.core.confusion import Confusion
 from judgepool.display import literal
 
 if TYPE_CHECKING:
     from judgepool.services import agreement as agreements
+    from judgepool.services import confusion as confusions
     from judgepool.services import workspace as workspaces
 else:
     agreements = LazyModule("judgepool.services.agreement")
+    confusions = LazyModule("judgepool.services.confusion")
     workspaces = LazyModule("judgepool.services.workspace")
 
 _HEAD = ("items", "raw", "κ", "κ linear", "κ quadratic")
@@ -66,6 +69,51 @@ def _echo_table(head: list[str], rows: list[list[str]]) -> None:
         click.echo("  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip())
 
 
+def _share(value: float | None) -> str:
+    return "-" if value is None else f"{value:.2f}"
+
+
+def _confusion_lines(found: Confusion, path: str) -> list[str]:
+    """The table (count and row share), then per grade the leanings, then the
+    one line; names and data shown literally."""
+    people = ", ".join(literal(name) for name in found.people) or "none"
+    lines = [
+        f"{literal(found.model)} vs people in {literal(path)}: {found.items:,} items graded "
+        f"by both ({found.pairs:,} pairs, one per person; people: {people})",
+    ]
+    if not found.pairs:
+        return [*lines, found.line()]
+    lines.append("rows: the person's grade; columns: the model's; count (share of the row)")
+    head = ["person", *(f"model {grade}" for grade in found.grades), "pairs"]
+    rows = [
+        [str(grade), *(f"{count} ({_share(share)})" if count else "0"
+                       for count, share in zip(counts, shares, strict=True)), str(sum(counts))]
+        for grade, counts, shares in zip(found.grades, found.counts, found.row_shares(),
+                                         strict=True)
+    ]  # fmt: skip
+    lines += _table_lines(head, rows)
+    lines.append("per grade: too generous = the model gave more, too strict = less")
+    lean_rows = [
+        [str(lean.grade), str(lean.pairs), _share(lean.share(lean.same)),
+         _share(lean.share(lean.generous)), _share(lean.share(lean.strict)),
+         "-" if lean.mean_gap is None else f"{lean.mean_gap:+.2f}"]
+        for lean in found.leanings()
+    ]  # fmt: skip
+    lines += _table_lines(
+        ["grade", "pairs", "same", "too generous", "too strict", "mean gap"], lean_rows
+    )
+    lines.append(found.line())
+    return lines
+
+
+def _table_lines(head: list[str], rows: list[list[str]]) -> list[str]:
+    widths = [max(len(row[i]) for row in [head, *rows]) for i in range(len(head))]
+    return [
+        "  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip()
+        for row in [head, *rows]
+    ]
+
+
 @main.command("agreement")
 @click.argument("workspace")
 @click.option(
@@ -90,7 +138,18 @@ def _echo_table(head: list[str], rows: list[list[str]]) -> None:
     show_default=True,
     help="table for people; json: one object with pairs, overall (and per_query).",
 )
-def agreement_command(workspace: str, annotators: str | None, by: str | None, fmt: str) -> None:
+@click.option(
+    "--confusion",
+    "models",
+    multiple=True,
+    metavar="model:NAME",
+    help="Instead: the person-by-model confusion table of this model's grades (counts and "
+    "row shares) on the items it and a person both graded, and per grade where it is too "
+    "generous or too strict. Repeatable.",
+)
+def agreement_command(
+    workspace: str, annotators: str | None, by: str | None, fmt: str, models: tuple[str, ...]
+) -> None:
     """How far WORKSPACE's annotators agree on the items they both (or all) graded.
 
     \b
@@ -104,7 +163,9 @@ def agreement_command(workspace: str, annotators: str | None, by: str | None, fm
     the rater model:NAME whoever recorded them) are compared only when named
     in --annotators; adjudications are not annotations and never count. A
     line says what was left out and why, with counts ('left_out' in JSON).
-    Each rater's latest grade counts; unsure is not a grade. A value that is
+    With --confusion model:NAME, the model's grades against the people's
+    instead (how far to trust its labels). Each rater's latest grade counts;
+    unsure is not a grade. A value that is
     undefined on the data (no shared item, a single grade throughout) is '-'
     with the reason (null in JSON, never NaN).
 
@@ -112,7 +173,22 @@ def agreement_command(workspace: str, annotators: str | None, by: str | None, fm
     Example:
         judgepool agreement team.sqlite
         judgepool agreement team.sqlite --annotators alice,bob,model:gpt --by query
+        judgepool agreement team.sqlite --confusion model:gpt
     """
+    if models:
+        with workspaces.open_workspace(workspace) as ws:
+            tables = [confusions.model_confusion(ws, model) for model in models]
+            path = str(ws.path)
+        if fmt == "json":
+            data = {"confusion": [table.to_dict() for table in tables]}
+            click.echo(json.dumps(data, ensure_ascii=False))
+            return
+        for number, table in enumerate(tables):
+            if number:
+                click.echo("")
+            for line in _confusion_lines(table, path):
+                click.echo(line)
+        return
     wanted = name_list(annotators, "--annotators") if annotators is not None else None
     with workspaces.open_workspace(workspace) as ws:
         report = agreements.workspace_agreement(ws, annotators=wanted, by_query=by == "query")

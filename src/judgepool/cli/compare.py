@@ -24,6 +24,7 @@ from judgepool.cli.verdict_render import (
     render_compare_markdown,
     render_compare_table,
 )
+from judgepool.core.confusion import Confusion
 from judgepool.core.draws import AUTO_DRAWS_MINIMUM, DEFAULT_DRAWS
 from judgepool.core.engines import Engine
 from judgepool.core.priors import ModelLabels, prior_model
@@ -32,8 +33,10 @@ from judgepool.core.verdicts import CONFIDENCE
 from judgepool.services.verdicts import compare_runs
 
 if TYPE_CHECKING:
+    from judgepool.services import confusion as confusions
     from judgepool.services import model_labels
 else:
+    confusions = LazyModule("judgepool.services.confusion")
     model_labels = LazyModule("judgepool.services.model_labels")
 
 # draws of the randomisation test and the bootstrap: enough for any use,
@@ -191,11 +194,16 @@ def compare(
         leave_out = model_labels.model_source(model_name)
     with reading_runs(request, leave_out_source=leave_out) as inputs:
         model: ModelLabels | None = None
+        trust: Confusion | None = None
         if model_name is not None:
             if labels_file is not None:
                 model = model_labels.file_labels(labels_file, model_name, inputs.contract.scale)
             elif inputs.workspace is not None:
                 model = model_labels.workspace_labels(inputs.workspace, model_name)
+                # how far the labels agree with people's, where the prior is used
+                trust = confusions.model_confusion(
+                    inputs.workspace, model_labels.model_source(model_name)
+                )
         sources = inputs.sources()
         named = run_labels(sources, labels) if output_format == "latex" else {}
         compared = compare_runs(
@@ -214,10 +222,14 @@ def compare(
             on_progress=inputs.progress.update,
         )
     if output_format == "json":
-        click.echo(json.dumps(compared.to_dict(), ensure_ascii=False))
+        data = compared.to_dict()
+        if trust is not None:
+            data["model_confusion"] = trust.to_dict()
+        click.echo(json.dumps(data, ensure_ascii=False))
     elif output_format == "markdown":
         click.echo(render_compare_markdown(compared))
     elif output_format == "latex":
         click.echo(render_compare_latex(compared, named))
     else:
-        click.echo(render_compare_table(compared, inputs.judged.label))
+        line = None if trust is None else trust.line()
+        click.echo(render_compare_table(compared, inputs.judged.label, line))

@@ -65,3 +65,53 @@ class StageProgress:
                 self.stream.write("\r\x1b[2K" + line[:200])
                 self.stream.flush()
             tick += 1
+
+
+def _clock(seconds: float) -> str:
+    whole = int(seconds + 0.5)
+    hours, rest = divmod(whole, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
+
+
+class CountProgress:
+    """A progress bar for a known number of items ("done/total, rate, time
+    left"), redrawn at most every ``interval`` seconds on standard error; does
+    nothing when disabled (standard error not a terminal)."""
+
+    WIDTH = 24
+
+    def __init__(self, total: int, label: str, enabled: bool, stream: TextIO | None = None) -> None:
+        self.total = total
+        self.label = literal(label)
+        self.enabled = enabled and total > 0
+        self.stream = stream or sys.stderr
+        self.interval = 0.1
+        self._started = time.monotonic()
+        self._drawn = 0.0
+
+    def update(self, done: int, extra: str = "", *, force: bool = False) -> None:
+        """Show ``done`` of the total (``extra``: e.g. the failures so far)."""
+        if not self.enabled:
+            return
+        now = time.monotonic()
+        if not force and now - self._drawn < self.interval:
+            return
+        self._drawn = now
+        elapsed = now - self._started
+        share = min(1.0, done / self.total)
+        filled = int(share * self.WIDTH)
+        bar = "█" * filled + "░" * (self.WIDTH - filled)
+        rate = done / elapsed if elapsed > 0 else 0.0
+        left = f"{_clock((self.total - done) / rate)} left" if rate > 0 else "time left unknown"
+        line = f"{self.label} {bar} {done:,}/{self.total:,}  {rate:.1f}/s  {left}"
+        if extra:
+            line += f"  {extra}"
+        self.stream.write("\r\x1b[2K" + line[:200])
+        self.stream.flush()
+
+    def close(self) -> None:
+        """Clear the line, so what follows starts on a clean one."""
+        if self.enabled:
+            self.stream.write("\r\x1b[2K")
+            self.stream.flush()

@@ -132,8 +132,12 @@ def _randomization_note(report: ComparisonReport) -> str:
     return f"{report.permutations} random sign assignments, seed {report.seed}"
 
 
-def render_compare_table(compared: ComparedRuns, qrels_label: str) -> str:
-    """The comparison for people: provenance, population, runs, pairs, legend."""
+def render_compare_table(
+    compared: ComparedRuns, qrels_label: str, model_line: str | None = None
+) -> str:
+    """The comparison for people: provenance, population, runs, pairs, legend.
+    ``model_line``: a model prior's labels against the people's, in one line
+    (`judgepool.core.confusion.Confusion.line`), shown under the prior."""
     report = compared.report
     k = report.contract.k
     out = [
@@ -142,6 +146,7 @@ def render_compare_table(compared: ComparedRuns, qrels_label: str) -> str:
         f"fingerprint {compared.fingerprint[:16]}",
         *population_lines(report),
         *draws_lines(report),
+        *([f"trust      {literal(model_line)}"] if model_line else []),
         "",
     ]
     keys = run_keys(report)

@@ -36,10 +36,14 @@ Nothing here imports sqlite, textual or rich; a test enforces it.
   services apply: `consensus` (which grade stands for an item under each
   consensus rule, the disagreements, the judged universe), `undo` (which
   event an undo takes back, and what it brings back), `agreement` (κ and α),
-  `raters` (the kinds of rater, and what a report left out), `assignment` and
+  `raters` (the kinds of rater, and what a report left out), `confusion` (a
+  model's grades against the people's), `assignment` and
   `assignment_moves` (balanced assignments, and what one changes), `roles`
   (who may reach what), `confusables` (names that look alike),
   `sign_in_tokens` (tokens, kept as salted hashes);
+- a model's labels (``prelabel``): `grading_prompt` (what a model is asked
+  for one item, its digest, the strict reading of the answer), `retry_delay`
+  (how long to wait before asking again);
 - `progress`: how long work reports progress; `readable`: mojibake repaired
   for display.
 """

@@ -4,6 +4,7 @@
 - `trec`: TREC runs and qrels, line by line (the reference reader); `fast_run`: runs
   read into columns, fast, accepting exactly what `trec` accepts;
 - `ids`: the ID grammar as the readers apply it; `id_list`: a file of query IDs;
+  `item_list`: a file of (query, document) items;
 - `tables`: queries and documents from TSV or JSONL; `guidelines`: a team's
   guidelines (Markdown);
 - `spreadsheet_cells`: text cells made inert for TSV and CSV output.

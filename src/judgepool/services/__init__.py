@@ -11,7 +11,10 @@
   qrels file or a workspace under a rule, read once), `runs` (a subpackage:
   score and audit runs, files or stored, one or many at once), `verdicts`
   (compare runs, and the holes between them and a verdict), `model_labels` (a
-  model's grades as evidence for probable verdicts), `evaluations`
+  model's grades as evidence for probable verdicts), `prelabel` and
+  `prelabel_items` (a model on an OpenAI-compatible endpoint grades items;
+  which items, and their prompts), `confusion` (a model's grades against the
+  people's), `evaluations`
   (store scores and say whether they are current; `app_evaluations`: the app's);
 - `review`: what the app's audit and scores screens show; `all_holes`: every
   run's holes at once; `app_queries` and `text_parts`: what its grade screen

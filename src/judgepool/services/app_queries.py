@@ -24,6 +24,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from judgepool.core.contract import Scale
+from judgepool.core.raters import kind_of_name
 from judgepool.services.text_parts import (
     MAX_UTF8,
     PREVIEW_CHARACTERS,
@@ -181,9 +182,13 @@ def item_judgment(
             others.append((who, grade))
     notes = grading_live.latest_notes(ws, query_id, doc_id)
     others_notes = tuple((who, note) for who, note in notes.items() if who != annotator)
+    # a model's label is not a person's grade: it does not make the item done
+    # (`grading.pooled_items`), and grading open lists it under its name,
+    # model:NAME, which says whose it is
+    people = [who for who, _ in others if kind_of_name(who) != "model"]
     return ItemJudgment(
         *own,
-        others_graded=bool(others),
+        others_graded=bool(people),
         others=() if blind else tuple(others),
         own_note=notes.get(annotator),
         others_notes=() if blind else others_notes,

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from judgepool.core.contract import Scale
+from judgepool.core.raters import MODEL_PREFIX
 from judgepool.core.types import Judgments
 from judgepool.formats.trec import read_qrels
 
@@ -54,7 +55,8 @@ def workspace_source(
     adjudicator resolved) is kept with the annotators' grades, to explain a run
     refused for "unjudged" documents that were in fact graded.
     ``leave_out_source``: the grades of that source (``model:NAME``) are not
-    judgments here (they are the evidence a model prior calibrates)."""
+    judgments here (they are the evidence a model prior calibrates); the bare
+    prefix ``model:`` leaves out every model's."""
     # Imported here: scoring plain files must not pay for loading SQLite.
     from judgepool.services.consensus import workspace_consensus
 
@@ -67,6 +69,8 @@ def workspace_source(
         for item in chosen.unresolved
     }
     without = "" if leave_out_source is None else f", without {leave_out_source}'s grades"
+    if leave_out_source == MODEL_PREFIX:
+        without = ", without the models' grades"
     return JudgmentsSource(
         chosen.judgments, chosen.digest, f"workspace {ws.path} ({chosen_rule}{without})",
         str(ws.path), chosen_rule, left_out,

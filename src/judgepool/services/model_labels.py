@@ -16,6 +16,7 @@ from judgepool.core.priors import ModelLabels
 from judgepool.core.raters import MODEL_PREFIX
 from judgepool.display import quoted
 from judgepool.formats.trec import read_qrels
+from judgepool.store import model_replies
 from judgepool.store.ratings import current_ratings
 from judgepool.store.workspace import Workspace
 
@@ -52,3 +53,9 @@ def file_labels(path: str | Path, name: str, scale: Scale) -> ModelLabels:
     if not Path(path).exists():
         raise InputError("no such file", str(path))
     return ModelLabels(name, read_qrels(path, scale).judgments)
+
+
+def query_model_grades(ws: Workspace, query_id: str) -> dict[str, list[tuple[str, int]]]:
+    """The models' labels of one query's documents (document -> [(model:NAME,
+    grade)]), for the lead's side-by-side view."""
+    return model_replies.query_model_grades(ws, query_id)

@@ -22,7 +22,8 @@ checking them, one transaction each) live in `judgepool.services`.
   take them), `ledger_import` (a qrels file's grades in bulk), `ledger_undo`
   (an event taken back in one transaction, under the rules of
   `judgepool.core.undo`), `notes` (the notes left), `ratings` (each rater's
-  current grades, for agreement);
+  current grades, for agreement), `model_replies` (a model's grades from
+  ``prelabel``, each with its reply and prompt digest);
 - what grading reads and keeps: `grading` (the grading plan's rows),
   `grading_live` (what the app follows while a workspace is open),
   `own_review` (an annotator's own review), `assignments` (assignments and

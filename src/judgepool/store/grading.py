@@ -19,13 +19,16 @@ ItemState = tuple[str, int | None, bool, int]
 
 def pooled_items(ws: Workspace, annotator: str) -> Iterator[tuple[str, str, bool]]:
     """(query, doc, another annotator holds a grade) for every item in any pool,
-    each once."""
+    each once. A model's label (the rater ``model:NAME``) is no annotator's
+    grade here: an item only a model labelled still waits for a person, and a
+    person grading blind is not told that a model labelled it."""
     # The flag is an index lookup on current_judgments' key, done in SQLite.
     for query_id, doc_id, others_graded in ws.conn.execute(
         "SELECT m.query_id, m.doc_id, EXISTS ("
         "  SELECT 1 FROM current_judgments c"
         "  WHERE c.query_id = m.query_id AND c.doc_id = m.doc_id"
-        "    AND c.grade IS NOT NULL AND c.annotator != ?)"
+        "    AND c.grade IS NOT NULL AND c.annotator != ?"
+        "    AND c.annotator NOT LIKE 'model:%')"
         " FROM (SELECT DISTINCT query_id, doc_id FROM pool_members) m",
         (annotator,),
     ):

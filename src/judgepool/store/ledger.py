@@ -17,6 +17,9 @@ from judgepool.display import quoted
 from judgepool.store.snapshots import read_snapshot
 from judgepool.store.workspace import Workspace, now
 
+ANY_MODEL: Final = "model:"
+"""As ``leave_out_source``: every model's grades (``model:NAME``, any NAME)."""
+
 _EVENT_COLUMNS: Final = (
     "id, query_id, doc_id, grade, unsure, annotator, created_at, previous_grade, "
     "previous_event, note, source, seconds, undoes, adjudicates, restored_from"
@@ -323,14 +326,20 @@ def item_grades(ws: Workspace, *, leave_out_source: str | None = None) -> list[I
     """Every item with a current grade or adjudication, its grades as the
     consensus rules take them (`judgepool.core.consensus`), in (query, doc)
     order, read on one snapshot of the file. ``leave_out_source``: the grades
-    recorded with that source (a model's, ``model:NAME``) are not read."""
-    left_out = "" if leave_out_source is None else "AND e.source != ? "
+    recorded with that source (a model's, ``model:NAME``) are not read; the
+    bare prefix ``model:`` (`ANY_MODEL`) leaves out every model's."""
+    params: tuple[str, ...] = ()
+    left_out = ""
+    if leave_out_source == ANY_MODEL:
+        left_out, params = "AND e.source NOT LIKE ? ", (ANY_MODEL + "%",)
+    elif leave_out_source is not None:
+        left_out, params = "AND e.source != ? ", (leave_out_source,)
     with read_snapshot(ws.conn) as conn:
         grades = conn.execute(
             "SELECT c.query_id, c.doc_id, c.annotator, c.grade, c.since_event, e.source "
             "FROM current_judgments c JOIN judgment_events e ON e.id = c.event_id "
             f"WHERE c.grade IS NOT NULL {left_out}ORDER BY c.query_id, c.doc_id",
-            () if leave_out_source is None else (leave_out_source,),
+            params,
         ).fetchall()
         settled: dict[tuple[str, str], list[HeldGrade]] = {}
         for query_id, doc_id, adjudicator, grade, since in conn.execute(

@@ -411,6 +411,27 @@ def _v8_roles_adjudications(db: Database) -> None:
     )
 
 
+def _v9_model_replies(db: Database) -> None:
+    # What a model was asked and answered for each grade `judgepool prelabel`
+    # recorded: kept beside the event (one row per event, written in the same
+    # transaction) rather than in its note, which people read. The prompt's
+    # digest is how a rerun knows an item is labelled already with the same
+    # prompt (the index), and the reply is what a lead reads to see why.
+    db.executescript(
+        """
+        CREATE TABLE model_replies (
+            event_id INTEGER PRIMARY KEY REFERENCES judgment_events(id),
+            rater TEXT NOT NULL,            -- model:NAME, the event's annotator
+            prompt_digest TEXT NOT NULL,    -- sha256 of the messages and format
+            reply TEXT NOT NULL,            -- the message content, as sent
+            prompt_tokens INTEGER,          -- as the endpoint reported them
+            completion_tokens INTEGER
+        );
+        CREATE INDEX model_replies_rater ON model_replies (rater, prompt_digest);
+        """
+    )
+
+
 @dataclass(frozen=True)
 class Migration:
     """One step of the schema: the version it makes, a name (the one recorded
@@ -471,5 +492,11 @@ MIGRATIONS: Final[tuple[Migration, ...]] = (
         "roles (annotator, adjudicator, lead), adjudications kept apart from annotations, "
         "undos dated from the grade they restore, the guidelines each annotator has seen",
         _v8_roles_adjudications,
+    ),
+    Migration(
+        9,
+        "0009_model_replies",
+        "the prompt digest and reply behind each grade a model gave through prelabel",
+        _v9_model_replies,
     ),
 )

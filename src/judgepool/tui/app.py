@@ -235,6 +235,12 @@ class JudgepoolApp(App[None]):
             return ServedDriver
         return chosen
 
+    def sees_model_grades(self) -> bool:
+        """Whether a model's labels are shown (labelled as a model's) where
+        people's grades are: to leads only, whose work is to weigh them; never to
+        anyone grading, who would anchor on them."""
+        return self.guard.allows("review")
+
     @property
     def workspace_label(self) -> str:
         """The workspace's file name as the screens show it, saying when it is read-only."""

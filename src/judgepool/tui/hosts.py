@@ -54,6 +54,9 @@ class GradingHost(Protocol):
     def grade_saved(self, query_id: str, doc_id: str, grade: int | None) -> None:
         """Announce that a judgment event for the document is committed."""
 
+    def sees_model_grades(self) -> bool:
+        """Whether the person may see a model's labels (a lead)."""
+
     def follow_grades(self, node: DOMNode) -> None:
         """Post `GradesSaved` to ``node`` (mounted) after every judgment event."""
 

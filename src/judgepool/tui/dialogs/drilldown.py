@@ -13,6 +13,7 @@ nothing itself.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
 from rich.text import Text
@@ -37,6 +38,7 @@ from judgepool.core.roles import Reach
 from judgepool.display import literal, shown_id
 from judgepool.tui.widgets.score_contract import contract_text
 from judgepool.tui.widgets.score_format import data, fill_table, grade, number
+from judgepool.tui.widgets.side_by_side import model_cell
 
 
 def _fmt(value: float | None) -> str:
@@ -93,8 +95,16 @@ def record_text(drilldown: Drilldown) -> Text:
     return text
 
 
-def fill_list(table: DataTable[Text], rows: tuple[RankedRow, ...], k: int) -> None:
-    """Fill a ranked or ideal list table: position, document, grade, gain, contribution."""
+def fill_list(
+    table: DataTable[Text],
+    rows: tuple[RankedRow, ...],
+    k: int,
+    models: Mapping[str, Sequence[tuple[str, int]]] | None = None,
+) -> None:
+    """Fill a ranked or ideal list table: position, document, grade, gain,
+    contribution, and, when a model labelled any document of the query, the
+    models' labels (said to be a model's: the grade column may hold one, as the
+    consensus rule took it)."""
     columns = [
         (key, Text(label, style="bold"))
         for key, label in (
@@ -103,6 +113,7 @@ def fill_list(table: DataTable[Text], rows: tuple[RankedRow, ...], k: int) -> No
             ("grade", "grade"),
             ("gain", "gain"),
             ("contribution", "gain×disc."),
+            *((("model", "model's label"),) if models else ()),
         )
     ]
     cells = []
@@ -117,6 +128,7 @@ def fill_list(table: DataTable[Text], rows: tuple[RankedRow, ...], k: int) -> No
                     grade(row.grade),
                     number(row.gain, 2, style=dim),
                     number(row.contribution, style=dim),
+                    *([model_cell(models.get(row.doc_id, ()))] if models else []),
                 ],
             )
         )
@@ -159,9 +171,12 @@ class DrilldownScreen(ModalScreen[None]):
         Binding("escape", "close", "close", tooltip="Back to the scores"),
     ]
 
-    def __init__(self, drilldown: Drilldown) -> None:
+    def __init__(
+        self, drilldown: Drilldown, models: Mapping[str, Sequence[tuple[str, int]]] | None = None
+    ) -> None:
         super().__init__()
         self.drilldown = drilldown
+        self.models = models or {}
 
     def compose(self) -> ComposeResult:
         k = self.drilldown.contract.k
@@ -180,8 +195,9 @@ class DrilldownScreen(ModalScreen[None]):
 
     def on_mount(self) -> None:
         k = self.drilldown.contract.k
-        fill_list(self.query_one("#drill-ranked", DataTable), self.drilldown.ranked, k)
-        fill_list(self.query_one("#drill-ideal", DataTable), self.drilldown.ideal, k)
+        ranked, ideal = self.drilldown.ranked, self.drilldown.ideal
+        fill_list(self.query_one("#drill-ranked", DataTable), ranked, k, self.models)
+        fill_list(self.query_one("#drill-ideal", DataTable), ideal, k, self.models)
         self.query_one("#drill-ranked", DataTable).focus()
 
     def action_close(self) -> None:

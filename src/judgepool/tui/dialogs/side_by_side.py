@@ -15,7 +15,7 @@ instead; ``tab`` moves between the lists; ``escape`` goes back.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
@@ -35,6 +35,7 @@ from judgepool.core.roles import Reach
 from judgepool.display import literal, shown_id
 from judgepool.services import app_queries
 from judgepool.services.judging import on_scale
+from judgepool.services.model_labels import query_model_grades
 from judgepool.services.review import drill_down
 from judgepool.services.workspace import StorageError, Workspace
 from judgepool.tui.background import Refused, post, read
@@ -63,6 +64,8 @@ class QueryLists:
     a: Drilldown
     b: Drilldown
     text: str
+    # the models' labels of the query's documents, shown as a model's (a lead's view)
+    models: dict[str, list[tuple[str, int]]] = field(default_factory=dict)
 
 
 def read_lists(ws: Workspace, a: str, b: str, query_id: str, contract: Contract) -> QueryLists:
@@ -72,6 +75,7 @@ def read_lists(ws: Workspace, a: str, b: str, query_id: str, contract: Contract)
         drill_down(ws, a, query_id, contract),
         drill_down(ws, b, query_id, contract),
         query.text.text,
+        query_model_grades(ws, query_id),
     )
 
 
@@ -192,8 +196,8 @@ class SideBySideScreen(ModalScreen[None]):
         )
         self.query_one("#sbs-heading", Static).update(heading)
         column_a = self.query_one("#sbs-a", RankedColumn)
-        column_a.show(lists.a, lists.b)
-        self.query_one("#sbs-b", RankedColumn).show(lists.b, lists.a)
+        column_a.show(lists.a, lists.b, lists.models)
+        self.query_one("#sbs-b", RankedColumn).show(lists.b, lists.a, lists.models)
         if first:
             column_a.focus()
         self._show_document(self.current_doc)

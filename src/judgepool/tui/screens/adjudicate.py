@@ -38,6 +38,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
 from judgepool.core.errors import JudgepoolError
+from judgepool.core.raters import kind_of_name
 from judgepool.core.roles import Reach
 from judgepool.services import app_queries
 from judgepool.services.adjudication import adjudicate, adjudication_queue
@@ -143,9 +144,15 @@ class AdjudicateScreen(Screen[None]):
             return
         self.listed = listing.listed
         table.clear()
+        # a model's label only to a lead, under its name model:NAME
+        models = grading_host(self.app).sees_model_grades()
         for found in self.listed:
             item = found.item
-            grades = Text(", ").join(literal_text(f"{who} {grade}") for who, grade in item.grades)
+            grades = Text(", ").join(
+                literal_text(f"{who} {grade}")
+                for who, grade in item.grades
+                if models or kind_of_name(who) != "model"
+            )
             status = (
                 Text(f"settled {item.adjudicated}", style="green")
                 if found.resolved
@@ -206,7 +213,7 @@ class AdjudicateScreen(Screen[None]):
         view.show(
             doc_id,
             document,
-            every_grade(found, host.ws.labels()),
+            every_grade(found, host.ws.labels(), models=host.sees_model_grades()),
             terms,
             "keep" if again else "home",
         )

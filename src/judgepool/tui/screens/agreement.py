@@ -4,7 +4,9 @@ Per pair of annotators the items both graded, raw agreement and Cohen's κ
 (plain, linear and quadratic weights); over all of them Fleiss' κ and
 Krippendorff's α (ordinal and interval), as ``judgepool agreement`` computes
 them (`judgepool.services.agreement`): the people who graded, with a line
-saying what was left out (imports, models, adjudications) and why. An
+saying what was left out (imports, models, adjudications) and why; and, for
+each model with labels, its confusion table against the people, in short
+(`judgepool.services.confusion`, as ``agreement --confusion``). An
 undefined value shows as ``-`` and its reason is listed below. ``f5`` reads
 the grades again; a saved grade marks the screen stale, and it is read again
 when shown.
@@ -23,6 +25,7 @@ from textual.widgets import DataTable, Footer, Static
 from judgepool.core.errors import JudgepoolError
 from judgepool.core.roles import Reach
 from judgepool.services.agreement import AgreementReport, workspace_agreement
+from judgepool.services.confusion import every_model_confusion
 from judgepool.services.workspace import StorageError
 from judgepool.tui.footer_keys import HELP_AND_QUIT
 from judgepool.tui.hosts import grading_host
@@ -50,6 +53,9 @@ class AgreementScreen(Screen[None]):
     AgreementScreen #agreement-overall {
         height: auto; max-height: 10; border: round $accent; padding: 0 1;
     }
+    AgreementScreen #agreement-models {
+        height: auto; max-height: 14; border: round $accent; padding: 0 1;
+    }
     """
 
     def __init__(self) -> None:
@@ -63,10 +69,14 @@ class AgreementScreen(Screen[None]):
         table.add_columns(*COLUMNS)
         yield table
         yield Static(id="agreement-overall")
+        models = Static(id="agreement-models")
+        models.display = False
+        yield models
         yield Footer()
 
     def on_mount(self) -> None:
         self.query_one("#agreement-overall", Static).border_title = "All annotators"
+        self.query_one("#agreement-models", Static).border_title = "Models vs people"
         grading_host(self.app).follow_grades(self)
         self.reload()
 
@@ -86,6 +96,7 @@ class AgreementScreen(Screen[None]):
         table: DataTable[Text | str] = self.query_one("#agreement-table", DataTable)
         overall_view = self.query_one("#agreement-overall", Static)
         table.clear()
+        self._show_models()
         try:
             report = workspace_agreement(grading_host(self.app).ws)
         except (JudgepoolError, StorageError) as exc:
@@ -128,3 +139,32 @@ class AgreementScreen(Screen[None]):
             text.append("\n")
             text.append_text(why)
         overall_view.update(text)
+
+    def _show_models(self) -> None:
+        """Each model's labels against the people's (`Confusion`), as
+        ``agreement --confusion`` gives them: the line, then per grade people
+        gave, how the model graded those items."""
+        view = self.query_one("#agreement-models", Static)
+        try:
+            tables = every_model_confusion(grading_host(self.app).ws)
+        except (JudgepoolError, StorageError) as exc:
+            view.display = True
+            view.update(literal_text(f"models: {exc}", style="yellow"))
+            return
+        view.display = bool(tables)
+        text = Text()
+        for number, found in enumerate(tables):
+            if number:
+                text.append("\n")
+            text.append_text(literal_text(found.line(), style="bold"))
+            shares = found.row_shares()
+            for lean, counts, row in zip(found.leanings(), found.counts, shares, strict=True):
+                if not lean.pairs:
+                    continue
+                cells = "  ".join(
+                    f"{grade}: {count}" + ("" if share is None else f" ({share:.2f})")
+                    for grade, count, share in zip(found.grades, counts, row, strict=True)
+                )
+                gap = "" if lean.mean_gap is None else f"  mean gap {lean.mean_gap:+.2f}"
+                text.append(f"\n  people {lean.grade} → model  {cells}{gap}")
+        view.update(text)

@@ -47,6 +47,7 @@ from textual.widgets import DataTable, Static
 from judgepool.core.contract import Contract
 from judgepool.core.drilldown import Drilldown
 from judgepool.display import literal
+from judgepool.services.model_labels import query_model_grades
 from judgepool.services.review import Scoreboard, drill_down, score_workspace_runs
 from judgepool.tui.background import Refused, post, read
 from judgepool.tui.dialogs.comparison import ComparisonScreen
@@ -58,6 +59,7 @@ from judgepool.tui.widgets.score_runs import RunSummaryTable
 from judgepool.tui.widgets.score_table import PerQueryTable
 
 if TYPE_CHECKING:
+    from judgepool.services.workspace import Workspace
     from judgepool.tui.readers import ReadConnections
 
 
@@ -132,9 +134,10 @@ class ScoresScreen(ReviewScreen):
 
     @dataclass
     class DrilledDown(Message, bubble=False):
-        """One query of one run drilled into, or why it was not."""
+        """One query of one run drilled into with the models' labels of its
+        documents, or why it was not."""
 
-        drilldown: Drilldown | Refused
+        drilldown: tuple[Drilldown, dict[str, list[tuple[str, int]]]] | Refused
 
     def __init__(self) -> None:
         super().__init__()
@@ -295,13 +298,17 @@ class ScoresScreen(ReviewScreen):
     def _drill_down(
         self, readers: ReadConnections, run: str, query: str, contract: Contract
     ) -> None:
-        post(self, self.DrilledDown(read(readers, lambda ws: drill_down(ws, run, query, contract))))
+        def drilled(ws: Workspace) -> tuple[Drilldown, dict[str, list[tuple[str, int]]]]:
+            return drill_down(ws, run, query, contract), query_model_grades(ws, query)
+
+        post(self, self.DrilledDown(read(readers, drilled)))
 
     def on_scores_screen_drilled_down(self, message: DrilledDown) -> None:
         if isinstance(message.drilldown, Refused):
             self.notify(message.drilldown.reason, severity="error", markup=False)
             return
-        self.app.push_screen(DrilldownScreen(message.drilldown))
+        drilldown, models = message.drilldown
+        self.app.push_screen(DrilldownScreen(drilldown, models))
 
     def action_compare(self) -> None:
         if self.board is None:

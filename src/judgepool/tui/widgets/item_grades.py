@@ -13,18 +13,25 @@ from collections.abc import Mapping
 
 from rich.text import Text
 
+from judgepool.core.raters import kind_of_name
 from judgepool.services.disagreements import ListedDisagreement
 from judgepool.tui.widgets.highlight import label_text, literal_text
 
 
-def every_grade(found: ListedDisagreement, labels: Mapping[int, str]) -> Text:
+def every_grade(
+    found: ListedDisagreement, labels: Mapping[int, str], *, models: bool = False
+) -> Text:
     """One line per grade of ``found``'s item, in the order they were given,
-    the adjudications last."""
+    the adjudications last. A model's label (``model:NAME``) is listed only
+    with ``models`` (a lead's view), and said to be a model's."""
     text = Text()
-    for index, grade in enumerate(found.details):
+    shown = [grade for grade in found.details if models or kind_of_name(grade.annotator) != "model"]
+    for index, grade in enumerate(shown):
         if index:
             text.append("\n")
         text.append_text(literal_text(grade.annotator, style="bold"))
+        if kind_of_name(grade.annotator) == "model" and not grade.adjudication:
+            text.append(" (a model's label)", style="italic magenta")
         if grade.adjudication:
             text.append("'s settling grade", style="bold green")
         text.append(f" {grade.grade}", style="bold green" if grade.adjudication else "bold")

@@ -10,6 +10,8 @@ turns on: they are set in bold.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+
 from rich.text import Text
 from textual.widgets import DataTable
 
@@ -25,6 +27,19 @@ def other_cell(rank: int, other_rank: int | None) -> Text:
         return Text(f"#{other_rank} =", style="dim")
     arrow = "↑" if rank < other_rank else "↓"
     return Text(f"#{other_rank} {arrow}", style="")
+
+
+def model_cell(labels: Sequence[tuple[str, int]]) -> Text:
+    """The models' labels of a document: ``2 model:NAME``, each; ``-`` for none."""
+    if not labels:
+        return Text("-", style="dim")
+    text = Text()
+    for index, (rater, given) in enumerate(labels):
+        if index:
+            text.append(", ")
+        text.append(f"{given} ", style="magenta")
+        text.append_text(data(rater, "italic magenta"))
+    return text
 
 
 def top_k(drilldown: Drilldown) -> list[tuple[int, str, int | None]]:
@@ -51,9 +66,15 @@ class RankedColumn(DataTable[Text]):
         super().__init__(id=id, cursor_type="row", zebra_stripes=True)
         self.docs: list[str] = []
 
-    def show(self, mine: Drilldown, other: Drilldown) -> None:
+    def show(
+        self,
+        mine: Drilldown,
+        other: Drilldown,
+        models: Mapping[str, Sequence[tuple[str, int]]] | None = None,
+    ) -> None:
         """Fill with ``mine``'s top k, placed against ``other``'s (the cursor stays
-        on the document it was on)."""
+        on the document it was on); ``models``: the models' labels by document,
+        a column of their own (a lead's view: a model's label is said to be one)."""
         keep = self.current_doc
         theirs = {doc: rank for rank, doc, _ in top_k(other)}
         rows = []
@@ -69,6 +90,7 @@ class RankedColumn(DataTable[Text]):
                         data(doc, "bold" if only else ""),
                         grade(grade_of),
                         other_cell(rank, theirs.get(doc)),
+                        *([model_cell(models.get(doc, ()))] if models else []),
                     ],
                 )
             )
@@ -77,6 +99,7 @@ class RankedColumn(DataTable[Text]):
             ("doc", Text("document", style="bold")),
             ("grade", Text("grade", style="bold")),
             ("other", Text("other run", style="bold")),
+            *([("model", Text("model's label", style="bold"))] if models else []),
         ]
         fill_table(self, columns, rows)
         if keep in self.docs:
