@@ -1,5 +1,10 @@
-"""What a command started now would inherit of Ctrl-C: an ignored or a
-blocked SIGINT stays so across fork and exec, and Python leaves it so."""
+"""Ctrl-C in the tests: an ignored or a blocked SIGINT stays so across fork
+and exec, and Python leaves it so.
+
+A command started in the background by a shell without job control (``cmd &``
+in a script, as a CI step may run the suite) starts with SIGINT ignored, and
+so does everything it starts: the tests that press Ctrl-C on a command then
+saw it run to its end. They start it as a terminal would, handling Ctrl-C."""
 
 from __future__ import annotations
 
@@ -24,3 +29,10 @@ def sigint_state() -> tuple[object, bool, bool]:
         bool(int(masks["SigIgn"], 16) & bit),
         bool(int(masks["SigBlk"], 16) & bit),
     )
+
+
+def ctrl_c_as_on_a_terminal() -> None:
+    """In a started command before it runs (``preexec_fn``): SIGINT's default
+    action and unblocked, whatever this process inherited."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})

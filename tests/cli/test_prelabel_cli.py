@@ -19,6 +19,7 @@ from click.testing import Result
 
 from tests.openai_judge import JudgeConfig, judge_server
 from tests.prelabel_support import holed_workspace
+from tests.sigint import ctrl_c_as_on_a_terminal
 
 RATER = "model:judge"
 
@@ -127,6 +128,7 @@ def _start(path: Path, url: str, *extra: str) -> subprocess.Popen[str]:
         stderr=subprocess.PIPE,
         text=True,
         env=env,
+        preexec_fn=ctrl_c_as_on_a_terminal,  # Ctrl-C is pressed on one of them
     )  # fmt: skip
 
 

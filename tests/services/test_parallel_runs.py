@@ -39,6 +39,7 @@ from judgepool.services.runs.parallel_runs import (
 )
 from judgepool.services.runs.worker_pool import WorkerPool
 from judgepool.store.workspace import WorkspaceBusy
+from tests.sigint import ctrl_c_as_on_a_terminal
 
 QUERIES = 3000
 JUDGMENTS = {f"q{q}": {f"d{d}": d % 3 for d in range(10)} for q in range(QUERIES)}
@@ -269,7 +270,7 @@ def test_ctrl_c_as_the_forkserver_starts_is_raised_not_lost() -> None:
     # Ctrl-C pressed meanwhile was discarded and the command ran to its end.
     done = subprocess.run(
         [sys.executable, "-c", PRESSED_AS_THE_FORKSERVER_STARTS],
-        capture_output=True, text=True, timeout=120,
+        capture_output=True, text=True, timeout=120, preexec_fn=ctrl_c_as_on_a_terminal,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["interrupted", "shielded"]
