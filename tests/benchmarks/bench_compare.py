@@ -177,7 +177,11 @@ def breakdown(runs: list[Path], qrels_path: Path) -> dict[str, float]:
     }
 
 
-DL20: Final = HERE.parents[2].parent / "shared" / "data" / "dl20-passage"
+# the shared data folder beside the repository (or a worktree's parents)
+DL20: Final = next(
+    (p / "shared/data/dl20-passage" for p in HERE.parents if (p / "shared/data").is_dir()),
+    Path("/work/shared/data/dl20-passage"),
+)
 DRAWS_GOAL_S: Final = 2.0
 
 
