@@ -13,21 +13,14 @@ from pathlib import Path
 from judgepool.core.errors import InputError
 from judgepool.display import quoted
 from judgepool.formats.ids import id_error
-from judgepool.formats.source import read_bytes, strip_bom
+from judgepool.formats.source import listed_lines
 
 
 def read_id_list(path: str | Path) -> list[tuple[int, str]]:
     """(line number, ID) of every ID line, in file order; a repeated ID is refused."""
-    data = strip_bom(read_bytes(path))
     found: list[tuple[int, str]] = []
     seen: dict[str, int] = {}
-    for number, raw in enumerate(data.split(b"\n"), start=1):
-        try:
-            line = raw.decode("utf-8").removesuffix("\r")
-        except UnicodeDecodeError:
-            raise InputError("is not UTF-8 text", str(path), number) from None
-        if not line.strip() or line.startswith("#"):
-            continue
+    for number, line in listed_lines(path):
         text = line.split("\t", 1)[0]
         problem = id_error("query", text)
         if problem is not None:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from judgepool.core.errors import InputError
 from judgepool.formats.ids import id_error
-from judgepool.formats.source import read_bytes, strip_bom
+from judgepool.formats.source import listed_lines
 
 
 def _ids(fields: list[str]) -> tuple[str, str] | None:
@@ -31,15 +31,8 @@ def read_item_list(path: str | Path) -> list[tuple[str, str]]:
     """(query ID, document ID) of every item line, in file order, each once."""
     if not Path(path).is_file():
         raise InputError("no such file", str(path))
-    data = strip_bom(read_bytes(path))
     found: dict[tuple[str, str], None] = {}
-    for number, raw in enumerate(data.split(b"\n"), start=1):
-        try:
-            line = raw.decode("utf-8").removesuffix("\r")
-        except UnicodeDecodeError:
-            raise InputError("is not UTF-8 text", str(path), number) from None
-        if not line.strip() or line.startswith("#"):
-            continue
+    for number, line in listed_lines(path):
         ids = _ids(line.split())
         if ids is None:
             raise InputError(

@@ -18,6 +18,7 @@ import gzip
 import os
 import stat
 import zlib
+from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Final
 
@@ -85,3 +86,16 @@ def read_bytes(path: str | Path) -> bytes:
 def strip_bom(data: bytes) -> bytes:
     """``data`` without a leading UTF-8 byte order mark."""
     return data[len(UTF8_BOM) :] if data.startswith(UTF8_BOM) else data
+
+
+def listed_lines(path: str | Path) -> Iterator[tuple[int, str]]:
+    """(line number, line) of a small list file (query IDs, items): read with
+    `read_bytes`, its byte order mark removed, LF or CR LF ends, blank lines
+    and ``#`` comments skipped; a line that is not UTF-8 is refused naming it."""
+    for number, raw in enumerate(strip_bom(read_bytes(path)).split(b"\n"), start=1):
+        try:
+            line = raw.decode("utf-8").removesuffix("\r")
+        except UnicodeDecodeError:
+            raise InputError("is not UTF-8 text", str(path), number) from None
+        if line.strip() and not line.startswith("#"):
+            yield number, line
