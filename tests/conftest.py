@@ -34,7 +34,8 @@ def _ctrl_c_handled_as_before() -> Iterator[None]:
     after = sigint_state()
     if after != before:
         handler, _, blocked = before
-        signal.signal(signal.SIGINT, handler)  # type: ignore[arg-type]
+        if handler is not None:  # None: not set from Python, nothing to put back
+            signal.signal(signal.SIGINT, handler)  # type: ignore[arg-type]
         how = signal.SIG_BLOCK if blocked else signal.SIG_UNBLOCK
         signal.pthread_sigmask(how, {signal.SIGINT})
         pytest.fail(
