@@ -19,7 +19,7 @@ import hashlib
 import itertools
 import json
 import time
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Final, Literal
 
@@ -75,6 +75,9 @@ class ComparedRuns:
     run_digests: tuple[str, ...]
     # seconds spent reading and scoring the runs (with their top k), and comparing
     timings: dict[str, float] = field(default_factory=dict)
+    # each run's top k per judged query, in the order of the report's runs:
+    # what the report's judged share by rank is counted on
+    tops: tuple[Mapping[str, TopK], ...] = ()
 
     @property
     def contract(self) -> Contract:
@@ -275,7 +278,8 @@ def compare_runs(
     )
     timings = {"scoring": read_done - started, "comparing": time.perf_counter() - read_done}
     digests = tuple(run.run_digest for run, _ in scored)
-    return ComparedRuns(report, judged.digest, digests, timings)
+    tops = tuple(top for _, top in scored)
+    return ComparedRuns(report, judged.digest, digests, timings, tops)
 
 
 @dataclass(frozen=True)
