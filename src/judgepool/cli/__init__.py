@@ -15,7 +15,9 @@ The commands, a module per group (imported only when its command runs):
 `app` (``demo`` and ``tui``).
 
 What they share: `score_inputs` (the runs and judgments a scoring command
-starts from, read once), `contract_options` (the contract's parameters as
+starts from, read once), `compare_options` (a comparison's options and the
+comparison computed from them, for ``compare`` and ``report``),
+`contract_options` (the contract's parameters as
 options), `params` and `workspace_args` (option types on judgepool's one
 grammar), `render` and `verdict_render` (tables and trec_eval lines; a
 comparison for people and papers), `run_labels` (``compare --label``),
