@@ -152,10 +152,14 @@ def comparing(
     request: RunsRequest,
     options: CompareOptions,
     check_sources: Callable[[Sequence[RunSource]], None] | None = None,
+    *,
+    first_is_baseline: bool = False,
 ) -> Iterator[Comparison]:
     """The comparison the request and options ask for; a workspace they name
     stays open until the block ends. ``check_sources`` sees the runs' sources
-    before any is read (to refuse a bad option on them early)."""
+    before any is read (to refuse a bad option on them early).
+    ``first_is_baseline``: without ``--baseline``, the first run is the
+    baseline (rather than every pair compared)."""
     model_name = prior_model(options.prior)
     if options.labels_file is not None and model_name is None:
         raise click.UsageError("--labels goes with --prior model:NAME (the model's grades)")
@@ -184,11 +188,14 @@ def comparing(
         sources = inputs.sources()
         if check_sources is not None:
             check_sources(sources)
+        baseline = options.baseline
+        if baseline is None and first_is_baseline and sources:
+            baseline = sources[0].name
         compared = compare_runs(
             sources,
             inputs.judged,
             inputs.contract,
-            baseline=options.baseline,
+            baseline=baseline,
             correction=options.correction,
             permutations=options.permutations,
             bootstrap=options.bootstrap,

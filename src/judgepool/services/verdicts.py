@@ -33,6 +33,7 @@ from judgepool.core.progress import StageCallback, no_stage
 from judgepool.core.scored_run import ScoredRun
 from judgepool.core.settle import Hole, SettleState, depth_order
 from judgepool.core.significance import Correction
+from judgepool.core.types import Summary
 from judgepool.core.verdict_words import sentence_of
 from judgepool.core.verdicts import (
     CONFIDENCE,
@@ -78,6 +79,8 @@ class ComparedRuns:
     # each run's top k per judged query, in the order of the report's runs:
     # what the report's judged share by rank is counted on
     tops: tuple[Mapping[str, TopK], ...] = ()
+    # each run's summary over all its scored queries (as ``score`` prints it)
+    summaries: tuple[Summary, ...] = ()
 
     @property
     def contract(self) -> Contract:
@@ -279,7 +282,8 @@ def compare_runs(
     timings = {"scoring": read_done - started, "comparing": time.perf_counter() - read_done}
     digests = tuple(run.run_digest for run, _ in scored)
     tops = tuple(top for _, top in scored)
-    return ComparedRuns(report, judged.digest, digests, timings, tops)
+    summaries = tuple(run.evaluation.summary for run, _ in scored)
+    return ComparedRuns(report, judged.digest, digests, timings, tops, summaries)
 
 
 @dataclass(frozen=True)
