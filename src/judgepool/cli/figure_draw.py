@@ -39,7 +39,7 @@ from judgepool.cli.figure_data import (
     PerQueryDifferences,
     ProgressBars,
 )
-from judgepool.display import literal, shown_id
+from judgepool.display import literal
 
 STYLE: Final[dict[str, Any]] = {
     "svg.fonttype": "path",
@@ -68,8 +68,6 @@ VERDICT_COLOURS: Final = {
 NO_VERDICT: Final = "#000000"
 BAR: Final = "#4c72b0"
 OPEN_BAR: Final = "#e08214"
-# beyond this many queries a panel's bars carry no query ID under them
-LABELLED_QUERIES: Final = 80
 
 
 @contextmanager
@@ -137,11 +135,11 @@ def _per_query(data: PerQueryDifferences, name: Any) -> Figure:
         axes.set_title(f"{name(pair.a)} − {name(pair.b)}", loc="left")
         axes.set_ylabel(f"ΔnDCG@{data.k}")
         axes.set_xlim(-0.6, max(len(xs), 1) - 0.4)
-        if len(xs) <= LABELLED_QUERIES:
-            axes.set_xticks(xs, [shown_id(q.query_id) for q in pair.queries], rotation=90)
-            axes.tick_params(axis="x", labelsize=5, length=0)
-        else:
-            axes.set_xticks([])
+        # no query ID under each bar: hundreds of rotated labels cost seconds
+        # to lay out and cannot be read at a paper's size; they are in the
+        # table under the figure, in this order
+        axes.set_xticks([])
+    panels[-1].set_xlabel("queries, by difference")
     panels[-1].legend(
         handles=[
             Patch(facecolor=BAR, label="the holes cannot reverse it"),
@@ -255,6 +253,9 @@ def file_bytes(figure: Figure, kind: str) -> bytes:
     buffer = io.BytesIO()
     dpi = PNG_DPI if kind == "png" else None
     figure.savefig(buffer, format=kind, metadata=METADATA[kind], dpi=dpi)
+    # laid out once: the next format reuses the positions (constrained layout
+    # would lay every file out again, a draw of its own each time)
+    figure.set_layout_engine("none")
     return buffer.getvalue()
 
 

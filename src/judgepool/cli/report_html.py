@@ -16,7 +16,7 @@ from __future__ import annotations
 import html
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from judgepool import __version__
 from judgepool.cli.figure_data import (
@@ -33,9 +33,13 @@ from judgepool.cli.verdict_render import draws_lines, interval, population_lines
 from judgepool.core.measures import NDCG
 from judgepool.core.verdict_words import sentence_of
 from judgepool.display import literal, shown_id
-from judgepool.services.agreement import AgreementReport
-from judgepool.services.assignments import Progress
 from judgepool.services.verdicts import ComparedRuns
+
+if TYPE_CHECKING:
+    # types only: reading a workspace's agreement loads SQLite, which a report
+    # of qrels files never needs
+    from judgepool.services.agreement import AgreementReport
+    from judgepool.services.assignments import Progress
 
 # nothing may be fetched: inline style and SVG (data: for what SVG may embed)
 POLICY: Final = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; font-src data:"
