@@ -23,6 +23,7 @@ from judgepool.cli.verdict_render import (
     render_compare_latex,
     render_compare_markdown,
     render_compare_table,
+    render_figure_environments,
 )
 
 if TYPE_CHECKING:
@@ -54,11 +55,20 @@ if TYPE_CHECKING:
     "tables; repeat for each run to name. [default: the file name without its extension; "
     "a stored run's name]",
 )
+@click.option(
+    "--figures",
+    "figures_dir",
+    metavar="DIR",
+    default=None,
+    help="With --format latex: also a figure environment for each figure judgepool report "
+    "--figures DIR writes for the same inputs, including DIR/<name>.pdf, with its caption.",
+)
 def compare(
     request: RunsRequest,
     options: CompareOptions,
     output_format: str,
     labels: tuple[str, ...],
+    figures_dir: str | None,
 ) -> None:
     """Compare two or more RUN files (or, with --workspace, stored runs by name;
     every stored run when none is named) under one contract.
@@ -82,9 +92,13 @@ def compare(
       judgepool compare bm25.trec splade.trec --qrels qrels.txt --format latex \\
         --label bm25.trec=BM25 --label splade.trec=SPLADE++
       judgepool compare --workspace team.sqlite --prior model:gpt-4o --confidence 0.9
+      judgepool compare bm25.trec splade.trec --qrels qrels.txt --format latex \\
+        --figures figures
     """
     if labels and output_format != "latex":
         raise click.UsageError("--label applies to --format latex (the tables for a paper)")
+    if figures_dir is not None and output_format != "latex":
+        raise click.UsageError("--figures applies to --format latex (the figures for a paper)")
     named: dict[str, str] = {}
 
     def check_labels(sources: Sequence[RunSource]) -> None:
@@ -104,6 +118,13 @@ def compare(
         click.echo(render_compare_markdown(compared))
     elif output_format == "latex":
         click.echo(render_compare_latex(compared, named))
+        if figures_dir is not None:
+            # the report pairs every run with its baseline: the first unless named
+            baseline = options.baseline or compared.report.runs[0].run
+            workspace = comparison.inputs.workspace is not None
+            click.echo(
+                render_figure_environments(compared, named, figures_dir, workspace, baseline)
+            )
     else:
         line = None if trust is None else trust.line()
         click.echo(render_compare_table(compared, qrels_label, line))

@@ -9,9 +9,11 @@ text; each output escapes them its own way.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Final
+
+from judgepool.services.verdicts import ComparedRuns
 
 
 @dataclass(frozen=True)
@@ -99,3 +101,21 @@ def figure_spec(stem: str) -> FigureSpec:
         if spec.stem == stem:
             return spec
     raise KeyError(stem)
+
+
+def caption_facts(
+    compared: ComparedRuns, labels: Mapping[str, str], baseline: str | None = None
+) -> CaptionFacts:
+    """What the captions name, for this comparison: ``baseline`` (a run's
+    name), or the B of every pair (the first run when the pairs share none),
+    by its label."""
+    report = compared.report
+    if baseline is None:
+        baselines = {pair.b for pair in report.pairs}
+        baseline = next(iter(baselines)) if len(baselines) == 1 else report.runs[0].run
+    return CaptionFacts(
+        report.contract.k,
+        labels.get(baseline, baseline),
+        len(report.population),
+        report.confidence,
+    )

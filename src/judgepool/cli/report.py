@@ -30,7 +30,7 @@ from judgepool.cli.figure_data import (
     per_query_differences,
     progress_bars,
 )
-from judgepool.cli.figure_table import CaptionFacts, FigureSpec, figures_for
+from judgepool.cli.figure_table import FigureSpec, caption_facts, figures_for
 from judgepool.cli.output_file import open_output, write_error
 from judgepool.cli.run_labels import run_labels
 from judgepool.cli.score_inputs import RunsRequest, runs_request
@@ -178,17 +178,6 @@ def _figure_data(
                     for p in parts.progress]  # fmt: skip
             return progress_bars(rows)
     raise KeyError(spec.stem)
-
-
-def caption_facts(compared: ComparedRuns, labels: dict[str, str]) -> CaptionFacts:
-    """What the captions name, for this comparison."""
-    report = compared.report
-    baselines = {pair.b for pair in report.pairs}
-    baseline = next(iter(baselines)) if len(baselines) == 1 else report.runs[0].run
-    return CaptionFacts(
-        report.contract.k, labels.get(baseline, baseline), len(report.population),
-        report.confidence,
-    )  # fmt: skip
 
 
 def _page(
