@@ -441,8 +441,9 @@ def render_figure_environments(
     ``\\includegraphics`` of ``FOLDER/<stem>.pdf``, its caption and a label
     ``fig:<stem>``. ``workspace``: the judgments come from one (its figures
     too); ``baseline``: the run the report pairs every other with (its
-    ``--baseline``, else the first run). A folder name with other characters than letters, digits and
-    ``._/-`` is refused (`InputError`): LaTeX reads a path unescaped."""
+    ``--baseline``, else the first run). A folder named with other characters
+    than letters, digits and ``._/-`` is refused (`InputError`): LaTeX reads
+    a path unescaped."""
     if not _LATEX_PATH.fullmatch(folder):
         raise InputError(
             "a folder for LaTeX's \\includegraphics must be named with letters, digits and "
