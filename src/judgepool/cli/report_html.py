@@ -53,7 +53,8 @@ th, td { padding: 0.2em 0.6em; border-bottom: 1px solid #e4e4e4; text-align: rig
 th { background: #f4f4f4; } td.text, th.text { text-align: left; }
 code, .digest { font-family: ui-monospace, monospace; font-size: 0.85em;
                 overflow-wrap: anywhere; }
-figure { margin: 1em 0; } figure svg { max-width: 100%; height: auto; }
+figure { margin: 1em 0; } figure svg { width: 100%; max-width: 56em; height: auto; }
+.wide { overflow-x: auto; }
 figcaption { font-size: 0.9em; color: #444; max-width: 60em; }
 details { margin-top: 0.5em; } summary { cursor: pointer; color: #555; }
 .verdict-settled { color: #1b7837; } .verdict-probable { color: #2166ac; }
@@ -112,9 +113,12 @@ def _cell(value: str, *, raw: bool = False) -> str:
     return f'<td class="text">{value if raw else text(value)}</td>'
 
 
-def _head(*names: str) -> str:
-    cells = "".join(f'<th class="text">{text(n)}</th>' if i < 2 else f"<th>{text(n)}</th>"
-                    for i, n in enumerate(names))  # fmt: skip
+def _head(*names: str, text_columns: int = 2) -> str:
+    """A header row: the first ``text_columns`` columns hold text, the rest numbers."""
+    cells = "".join(
+        f'<th class="text">{text(n)}</th>' if i < text_columns else f"<th>{text(n)}</th>"
+        for i, n in enumerate(names)
+    )
     return f"<thead><tr>{cells}</tr></thead>"
 
 
@@ -174,21 +178,22 @@ def _scores(page: ReportPage) -> str:
             else "<td>-</td>" * 5
         )  # fmt: skip
         rows.append(
-            f"<tr>{_cell(_label(page, run.run))}{_cell(run.run)}{own}{_number(run.ndcg)}"
+            f"<tr>{_cell(_label(page, run.run))}{own}{_number(run.ndcg)}"
             f"<td>{text(interval(run.ci))}</td><td>{text(interval(run.bounds))}</td>"
             f"{_number(run.expected_ndcg)}<td>{run.unjudged_at_k:,}</td></tr>"
         )
     nd = NDCG.label(k)
-    head = _head("label", "run", f"{nd} (all scored)", "pooled", f"judged@{k}", "scored",
+    head = _head("run", f"{nd} (all scored)", "pooled", f"judged@{k}", "scored",
                  "zero IDCG", f"{nd} (compared)", "95% CI", "bounds", "expected",
-                 f"unjudged@{k}")  # fmt: skip
+                 f"unjudged@{k}", text_columns=1)  # fmt: skip
     return f"""<section id="scores">
 <h2>Scores</h2>
 <p class="note">Each run as <code>judgepool score</code> reports it over its scored queries,
 then over the {len(report.population)} queries compared (scored for every run): the mean, its
 95% interval (Student's t), its bounds once every unjudged document of the compared runs' top
-{k} is judged, and the expected mean over the draws of the holes' grades.</p>
-<table>{head}<tbody>{"".join(rows)}</tbody></table>
+{k} is judged, and the expected mean over the draws of the holes' grades. Runs by label (the
+files and digests: under Contract and digests).</p>
+<div class="wide"><table>{head}<tbody>{"".join(rows)}</tbody></table></div>
 </section>"""
 
 
@@ -217,7 +222,7 @@ def _comparison(page: ReportPage) -> str:
                  "effect", "diff bounds", "P(A ahead)", "verdict", "holes")  # fmt: skip
     return f"""<section id="comparison">
 <h2>Comparison</h2>
-<table>{head}<tbody>{"".join(rows)}</tbody></table>
+<div class="wide"><table>{head}<tbody>{"".join(rows)}</tbody></table></div>
 <h3>In words</h3>
 <ul>{"".join(words)}</ul>
 <p class="note">diff: the mean of nDCG(A) − nDCG(B) over the queries compared. p-values:
