@@ -78,8 +78,8 @@ def main() -> int:
                 times[name].append(child.wall_s)
                 if child.others_cpu_s is not None and child.wall_s > 0:
                     others.append(child.others_cpu_s / child.wall_s)
-                print(f"round {number}: {name:17} {child.wall_s:6.2f} s (cpu "
-                      f"{child.cpu_s:5.2f} s, {child.peak_rss_mb:5.0f} MB)", flush=True)  # fmt: skip
+                usage = f"cpu {child.cpu_s:5.2f} s, {child.peak_rss_mb:5.0f} MB"
+                print(f"round {number}: {name:17} {child.wall_s:6.2f} s ({usage})", flush=True)
         written = sorted(path.name for path in (out / "figures").iterdir())
     medians = {name: statistics.median(values) for name, values in times.items()}
     print(f"\nDL20, six runs, median of {args.rounds}:")
