@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
 from collections.abc import Callable, Iterator
 from html.parser import HTMLParser
 from pathlib import Path
@@ -273,3 +275,19 @@ def test_a_workspace_report_adds_agreement_and_progress(
     agreement = json.loads(cli("agreement", ws, "--format", "json").stdout)
     (pair,) = [p for p in agreement["pairs"] if {p["a"], p["b"]} == {"ann", "bob"}]
     assert pair["cohen_kappa"] in found.values["agreement"] or pair["cohen_kappa"] is None
+
+
+def test_only_drawing_loads_matplotlib() -> None:
+    """The app and every command, the report's own module included, start
+    without matplotlib: only drawing the figures imports it."""
+    program = (
+        "import sys, importlib\n"
+        "from judgepool.cli import COMMAND_MODULES\n"
+        "for module in sorted(set(COMMAND_MODULES.values())):\n"
+        "    importlib.import_module(f'judgepool.cli.{module}')\n"
+        "import judgepool.tui.app\n"
+        "print('matplotlib' in sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "False"
