@@ -243,7 +243,7 @@ def _progress(data: ProgressBars) -> Figure:
     axes.barh(ys, remaining, left=starts, color="#d9d9d9", label="remaining", gid="remaining")
     axes.set_yticks(ys, [literal(row.annotator) for row in data.rows])
     axes.set_xlabel("items")
-    axes.legend(fontsize=6, frameon=False, loc="lower right")
+    axes.legend(fontsize=6, frameon=False, loc="lower right", bbox_to_anchor=(1.0, 1.0), ncol=3)
     return figure
 
 
