@@ -66,6 +66,7 @@ VERDICT_COLOURS: Final = {
     "tied": "#777777",
 }
 NO_VERDICT: Final = "#000000"
+BOUNDS_OFFSET: Final = 0.25  # of a row's height
 BAR: Final = "#4c72b0"
 OPEN_BAR: Final = "#e08214"
 
@@ -162,8 +163,9 @@ def _forest(data: Forest, name: Any) -> Figure:
         y = len(data.rows) - 1 - i
         colour = VERDICT_COLOURS.get(row.verdict or "", NO_VERDICT)
         if row.bounds is not None:
-            axes.plot(row.bounds, [y, y], color=colour, linewidth=1, alpha=0.6,
-                      gid=f"forest-bounds-{i}", solid_capstyle="butt")  # fmt: skip
+            # just above the interval: bounds often lie inside it, and would vanish there
+            axes.plot(row.bounds, [y + BOUNDS_OFFSET] * 2, color=colour, linewidth=1,
+                      marker="|", markersize=5, gid=f"forest-bounds-{i}")  # fmt: skip
         if row.interval is not None:
             axes.plot(row.interval, [y, y], color=colour, linewidth=4,
                       gid=f"forest-interval-{i}", solid_capstyle="butt")  # fmt: skip
