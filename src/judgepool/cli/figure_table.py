@@ -52,9 +52,9 @@ def _forest(facts: CaptionFacts) -> str:
     return (
         f"Mean difference of nDCG@{facts.k} of each pair (A minus B, over {facts.queries} "
         "queries): the point, with its 95% bootstrap interval (thick line) and its bounds once "
-        "every unjudged document is judged (thin line above it), coloured by verdict: settled (the sign "
-        f"cannot change), probable (one run ahead in at least {facts.confidence:g} of the draws "
-        "of the holes' grades), could flip, or tied."
+        "every unjudged document is judged (thin line above it), coloured by verdict: settled "
+        "(the sign cannot change), probable (one run ahead in at least "
+        f"{facts.confidence:g} of the draws of the holes' grades), could flip, or tied."
     )
 
 
