@@ -92,7 +92,8 @@ def test_agreement_and_progress_figures() -> None:
         empty = figure_draw.draw(AgreementMatrix((), (), "needs two annotators"))
     values = _artist(heat, "kappa").get_array()
     assert values[0, 1] == 0.5 and values[1, 0] == 0.5 and bool(values.mask[0, 0])
-    widths = [patch.get_width() for patch in progress.axes[0].patches]
+    patches: Any = progress.axes[0].patches
+    widths = [patch.get_width() for patch in patches]
     assert widths == [3, 0, 1, 0, 6, 10]  # graded, unsure, remaining; per annotator
     assert "needs two annotators" in [text.get_text() for text in empty.axes[0].texts]
 
