@@ -1,5 +1,5 @@
-"""The report as a reviewer sees it: the HTML file of the demo and of six DL20
-runs opened in Debian's Chromium (Playwright), offline. Every request the page
+"""The report as a reviewer sees it: the HTML file of the demo (its files, and
+its workspace with agreement and progress) and of six DL20 runs opened in Debian's Chromium (Playwright), offline. Every request the page
 makes is recorded, and any that is not the file itself (or ``data:``) is
 refused, as on a machine without a network: none may be made. Each section is
 screenshot and checked for its figure or tables: present, visible, of
@@ -21,6 +21,7 @@ from click.testing import CliRunner
 from PIL import Image
 
 from judgepool.cli import main
+from judgepool.services.demo import build_demo_workspace
 from tests.serve.browser_support import chromium_path, need_browser
 
 pytestmark = pytest.mark.slow
@@ -30,6 +31,7 @@ DEMO = ROOT / "sample_data" / "dl19"
 DL20 = ROOT / "tests" / "data" / "dl20-passage"
 TABLE_SECTIONS = ("contract", "scores", "comparison")
 FIGURE_SECTIONS = ("per-query-differences", "forest", "judged-share")
+WORKSPACE_SECTIONS = ("agreement", "progress")
 
 
 def _write(out: Path, *args: str) -> Path:
@@ -45,7 +47,9 @@ def reports(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
                                                "splade-pp-ed.trec", "repllama.trec")]  # fmt: skip
     dl20_runs = [str(path) for path in sorted((DL20 / "runs").glob("*.trec.gz"))]
     assert len(dl20_runs) == 6
+    workspace = build_demo_workspace(folder / "demo.sqlite", DEMO.parent)
     return {
+        "demo workspace": _write(folder / "workspace.html", "--workspace", str(workspace)),
         "demo": _write(folder / "demo.html", *demo_runs, "--qrels", str(DEMO / "qrels.txt"),
                        "--unjudged", "zero"),
         "dl20": _write(folder / "dl20.html", *dl20_runs, "--qrels",
@@ -81,7 +85,7 @@ def _visible(locator: Any) -> None:
     assert box is not None and box["width"] > 0 and box["height"] > 0
 
 
-@pytest.mark.parametrize("which", ["demo", "dl20"])
+@pytest.mark.parametrize("which", ["demo", "demo workspace", "dl20"])
 def test_the_report_opens_offline_with_every_figure(
     browser: Any, reports: dict[str, Path], which: str, tmp_path: Path
 ) -> None:
@@ -112,21 +116,29 @@ def test_the_report_opens_offline_with_every_figure(
         assert page.evaluate("document.scripts.length") == 0
 
         ids = page.eval_on_selector_all("main > section", "nodes => nodes.map(n => n.id)")
-        assert ids == [*TABLE_SECTIONS, *FIGURE_SECTIONS]
+        workspace = which == "demo workspace"
+        assert ids == [
+            *TABLE_SECTIONS,
+            *FIGURE_SECTIONS,
+            *(WORKSPACE_SECTIONS if workspace else ()),
+        ]
         for section_id in ids:
             section = page.locator(f"section#{section_id}")
             _visible(section)
-            picture = section.screenshot(path=str(tmp_path / f"{which}-{section_id}.png"))
+            shot = tmp_path / f"{which.replace(' ', '-')}-{section_id}.png"
+            picture = section.screenshot(path=str(shot))
             _not_blank(picture)
             if section_id in TABLE_SECTIONS:
                 _visible(section.locator("table"))
             else:
                 _visible(section.locator("figure svg"))
                 _visible(section.locator("figcaption"))
-                # the drawing has marks in it: bars, lines, points
-                assert section.locator("figure svg path").count() > 20
+                # the drawing has marks in it: bars, lines, points (or a
+                # sentence saying why there are none: agreement of one annotator)
+                least = 1 if section_id in WORKSPACE_SECTIONS else 20
+                assert section.locator("figure svg path").count() > least
         # one row per run in the score table, one per pair in the comparison
-        runs = 4 if which == "demo" else 6
+        runs = 6 if which == "dl20" else 4
         assert page.locator("section#scores tbody tr").count() == runs
         assert page.locator("section#comparison tbody tr").count() == runs - 1
     finally:
