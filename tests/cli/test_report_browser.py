@@ -1,7 +1,8 @@
 """The report as a reviewer sees it: the HTML file of the demo (its files, and
-its workspace with agreement and progress) and of six DL20 runs opened in Debian's Chromium (Playwright), offline. Every request the page
-makes is recorded, and any that is not the file itself (or ``data:``) is
-refused, as on a machine without a network: none may be made. Each section is
+its workspace with agreement and progress) and of six DL20 runs opened in
+Debian's Chromium (Playwright), offline. Every request the page makes is
+recorded, and any that is not the file itself (or ``data:``) is refused, as
+on a machine without a network: none may be made. Each section is
 screenshot and checked for its figure or tables: present, visible, of
 non-zero size, and the picture not blank.
 
