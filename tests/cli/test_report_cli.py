@@ -143,6 +143,10 @@ def test_the_demo_report_plots_what_compare_prints(
             settled = query.low > 0 or query.high < 0
             assert query.could_flip == (not settled and (query.low, query.high) != (0, 0))
     assert any(q.could_flip for pair in pqd_data.pairs for q in pair.queries)
+    # the page's table under the figure: (diff, low, high) per query, pair by pair
+    tabled = found.values["per-query-differences"]
+    plotted = [v for pair in pqd_data.pairs for q in pair.queries for v in (q.diff, q.low, q.high)]
+    assert tabled == pytest.approx(plotted, abs=TOLERANCE)
 
     # judged share: the modern runs' holes sit at the top ranks; each run's
     # mean over ranks 1..10 is its mean judged@10 (every list is 20 long)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import io
 import math
+import os
 import re
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
@@ -278,10 +279,17 @@ def inline_svg(svg: bytes, prefix: str) -> str:
 
 
 def write_files(figure: Figure, directory: Path, stem: str) -> list[Path]:
-    """``directory/<stem>.svg``, ``.pdf`` and ``.png``; the paths written."""
+    """``directory/<stem>.svg``, ``.pdf`` and ``.png``; the paths written. Each
+    file is written beside its name and renamed over it, so a paper's build
+    never reads half a figure."""
     written = []
     for kind in FORMATS:
         path = directory / f"{stem}.{kind}"
-        path.write_bytes(file_bytes(figure, kind))
+        temporary = directory / f".{stem}.{kind}.{os.getpid()}.tmp"
+        try:
+            temporary.write_bytes(file_bytes(figure, kind))
+            os.replace(temporary, path)
+        finally:
+            temporary.unlink(missing_ok=True)
         written.append(path)
     return written
