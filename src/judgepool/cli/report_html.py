@@ -46,7 +46,8 @@ POLICY: Final = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; f
 STYLE: Final = """
 body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 72em;
        padding: 0 1em; color: #222; line-height: 1.4; }
-h1 { font-size: 1.5em; } h2 { font-size: 1.2em; border-bottom: 1px solid #ccc; }
+h1 { font-size: 1.5em; } h2 { font-size: 1.25em; border-bottom: 1px solid #ccc; }
+h3, h4 { font-size: 1em; }
 section { margin-bottom: 2.5em; }
 table { border-collapse: collapse; font-size: 0.85em; margin: 0.5em 0; }
 th, td { padding: 0.2em 0.6em; border-bottom: 1px solid #e4e4e4; text-align: right; }
@@ -158,7 +159,7 @@ def _contract(page: ReportPage) -> str:
 <h3>Contract</h3>
 <table>{_head("parameter", "value")}<tbody>{parameters}</tbody></table>
 <h3>Runs</h3>
-<table>{_head("label", "run", "run digest")}<tbody>{runs}</tbody></table>
+<table>{_head("label", "run", "run digest", text_columns=3)}<tbody>{runs}</tbody></table>
 {_lines(population_lines(report))}
 {_lines(draws_lines(report))}
 </section>"""
