@@ -94,6 +94,7 @@ def report(
         inputs_files.extend(source.name for source in sources)
 
     # refused before the work, not after it
+    _check_output(output)
     if figures_dir is not None:
         _figures_folder(figures_dir)
     with comparing(request, options, check, first_is_baseline=True) as comparison:
@@ -109,6 +110,19 @@ def report(
         progress.update("writing the report")
         with open_output(output, workspace=protected) as stream:
             stream.write(page)
+
+
+def _check_output(output: str) -> None:
+    """What `open_output` would refuse at the end, refused at the start: a
+    directory, or a file in a folder that does not exist."""
+    if output == "-" or not output:
+        return
+    target = Path(output)
+    if target.is_dir():
+        raise InputError("is a directory; give a file name", output)
+    parent = Path(os.path.realpath(target)).parent
+    if not target.exists() and not parent.is_dir():
+        raise InputError(f"no such directory: {quoted(str(parent))}", output)
 
 
 def _figures_folder(figures_dir: str) -> Path:
