@@ -162,6 +162,19 @@ def test_bounds_and_verdicts_hold_over_every_assignment(
     queries = list(result.population)
     if not queries:
         return
+    # per query, one pair of bounds per query of the population, whose means
+    # are the pair's bounds (queries are independent). (They need not hold the
+    # observed difference: a hole scored 0 may be no grade of the scale.)
+    per_query = result.per_query_bounds[("r0", "r1")]
+    assert len(per_query) == len(queries)
+    pair_bounds = result.pairs[0].diff_bounds
+    assert pair_bounds is not None
+    assert sum(low for low, _ in per_query) / len(queries) == pytest.approx(
+        pair_bounds[0], abs=1e-9
+    )
+    assert sum(high for _, high in per_query) / len(queries) == pytest.approx(
+        pair_bounds[1], abs=1e-9
+    )
     # every compared run's holes: a third run's, judged, rescales the pair's
     # per-query differences and can move the mean's sign
     all_holes = holes_of(inputs, queries, contract.k)

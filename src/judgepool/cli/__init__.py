@@ -8,17 +8,23 @@ own (a damaged or full workspace, a full disk, memory) are described by
 `judgepool.cli.failures`; every message reaches the terminal literally.
 
 The commands, a module per group (imported only when its command runs):
-`score` (``score`` and ``audit``), `compare`, `holes`, `workspace` (``init``,
+`score` (``score`` and ``audit``), `compare`, `report` (an HTML report and
+the paper's figures), `holes`, `workspace` (``init``,
 ``import``, ``judge``, ``pool``, ``export``), `workspace_reports`
 (``evaluations``, ``disagreements``), `team` (``assign``, ``progress``,
 ``undo``, ``settings``), `agreement`, `annotators`, `serve`, `prelabel`,
 `app` (``demo`` and ``tui``).
 
 What they share: `score_inputs` (the runs and judgments a scoring command
-starts from, read once), `contract_options` (the contract's parameters as
+starts from, read once), `compare_options` (a comparison's options and the
+comparison computed from them, for ``compare`` and ``report``),
+`contract_options` (the contract's parameters as
 options), `params` and `workspace_args` (option types on judgepool's one
 grammar), `render` and `verdict_render` (tables and trec_eval lines; a
-comparison for people and papers), `run_labels` (``compare --label``),
+comparison for people and papers), the report's `figure_table` (each
+figure's file name, title and caption), `figure_data` (what each figure
+plots), `figure_draw` (drawing them with matplotlib, the only module that
+imports it) and `report_html` (the page), `run_labels` (``compare --label``),
 `output_file` (``-o FILE`` written safely), `progress` and `import_progress`
 (progress on a terminal, silence when piped), `failures` (messages for
 failures that are not judgepool's own) and `lazy` (modules imported on first
@@ -65,6 +71,7 @@ COMMAND_MODULES: dict[str, str] = {
     "tui": "app",
     "serve": "serve",
     "prelabel": "prelabel",
+    "report": "report",
 }
 
 

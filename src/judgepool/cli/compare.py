@@ -10,114 +10,31 @@ Nothing is stored.
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import click
 
 from judgepool.cli import main
-from judgepool.cli.lazy import LazyModule
-from judgepool.cli.params import AsciiInteger
+from judgepool.cli.compare_options import CompareOptions, compare_options, comparing
 from judgepool.cli.run_labels import run_labels
-from judgepool.cli.score_inputs import RunsRequest, engine_option, reading_runs, runs_request
+from judgepool.cli.score_inputs import RunsRequest, runs_request
 from judgepool.cli.verdict_render import (
     render_compare_latex,
     render_compare_markdown,
     render_compare_table,
+    render_figure_environments,
 )
-from judgepool.core.confusion import Confusion
-from judgepool.core.draws import AUTO_DRAWS_MINIMUM, DEFAULT_DRAWS
-from judgepool.core.engines import Engine
-from judgepool.core.priors import ModelLabels, prior_model
-from judgepool.core.significance import CORRECTIONS
-from judgepool.core.verdicts import CONFIDENCE
-from judgepool.services.verdicts import compare_runs
 
 if TYPE_CHECKING:
-    from judgepool.services import confusion as confusions
-    from judgepool.services import model_labels
-else:
-    confusions = LazyModule("judgepool.services.confusion")
-    model_labels = LazyModule("judgepool.services.model_labels")
-
-# draws of the randomisation test and the bootstrap: enough for any use,
-# bounded so that a typo cannot ask for days of work
-MAX_DRAWS = 10_000_000
+    from judgepool.services.runs.sources import RunSource
 
 
 @main.command()
 @runs_request
-@click.option(
-    "--baseline",
-    metavar="RUN",
-    default=None,
-    help="Compare every other run with this one (one of the RUNs, named as given) instead "
-    "of every pair; the baseline is B, so a positive difference means the run beats it.",
-)
-@click.option(
-    "--correction",
-    type=click.Choice(CORRECTIONS),
-    default="holm",
-    show_default=True,
-    help="How the p-values are adjusted for the number of pairs compared: holm (family-wise "
-    "error), bh (Benjamini-Hochberg, false discovery rate) or none.",
-)
-@click.option(
-    "--permutations",
-    type=AsciiInteger(1, MAX_DRAWS),
-    default=10_000,
-    show_default=True,
-    help="Random sign assignments of the randomisation test (every assignment is enumerated, "
-    "exactly, when there are no more than this).",
-)
-@click.option(
-    "--bootstrap",
-    type=AsciiInteger(1, MAX_DRAWS),
-    default=10_000,
-    show_default=True,
-    help="Resamples of the bootstrap interval of each mean difference.",
-)
-@click.option(
-    "--seed",
-    type=AsciiInteger(0, 2**63 - 1),
-    default=0,
-    show_default=True,
-    help="Seed of the random draws: the same seed and inputs print the same numbers.",
-)
-@click.option(
-    "--draws",
-    type=AsciiInteger(0, MAX_DRAWS),
-    default=None,
-    help="Joint draws of every hole's grade from its prior (seeded with --seed), behind each "
-    "run's expected nDCG and each pair's P(A ahead); 0: none, and no probable verdicts. "
-    f"[default: {DEFAULT_DRAWS:,}, or fewer (at least {AUTO_DRAWS_MINIMUM}) where the "
-    "comparison has so many holes that they would take more than a few seconds; the "
-    "number used is printed]",
-)
-@click.option(
-    "--prior",
-    default="rank",
-    show_default=True,
-    metavar="rank|model:NAME",
-    help="What a hole's grade probably is: rank, the grades of the judged documents at the "
-    "same best rank in the runs' top k; model:NAME, what people gave the items the model NAME "
-    "graded alike (its labels from the workspace, or --labels), the rank prior where it "
-    "graded nothing. The model's grades are then evidence, not judgments.",
-)
-@click.option(
-    "--labels",
-    "labels_file",
-    metavar="FILE",
-    default=None,
-    help="With --prior model:NAME: the model's grades, as a qrels file. [default: the "
-    "workspace's grades of model:NAME]",
-)
-@click.option(
-    "--confidence",
-    type=click.FloatRange(0.5, 1.0, min_open=True),
-    default=CONFIDENCE,
-    show_default=True,
-    help="The share of draws that must put one run ahead for a pair the bounds leave open "
-    "to be called probable.",
+@compare_options(
+    "Compare every other run with this one (one of the RUNs, named as given) instead "
+    "of every pair; the baseline is B, so a positive difference means the run beats it."
 )
 @click.option(
     "--format",
@@ -138,23 +55,20 @@ MAX_DRAWS = 10_000_000
     "tables; repeat for each run to name. [default: the file name without its extension; "
     "a stored run's name]",
 )
-@engine_option(
-    "fast (vectorised) or reference (plain Python): the same numbers, for cross-checking."
+@click.option(
+    "--figures",
+    "figures_dir",
+    metavar="DIR",
+    default=None,
+    help="With --format latex: also a figure environment for each figure judgepool report "
+    "--figures DIR writes for the same inputs, including DIR/<name>.pdf, with its caption.",
 )
 def compare(
     request: RunsRequest,
-    baseline: str | None,
-    correction: Any,
-    permutations: int,
-    bootstrap: int,
-    seed: int,
-    draws: int | None,
-    prior: str,
-    labels_file: str | None,
-    confidence: float,
+    options: CompareOptions,
     output_format: str,
     labels: tuple[str, ...],
-    engine: Engine,
+    figures_dir: str | None,
 ) -> None:
     """Compare two or more RUN files (or, with --workspace, stored runs by name;
     every stored run when none is named) under one contract.
@@ -178,49 +92,23 @@ def compare(
       judgepool compare bm25.trec splade.trec --qrels qrels.txt --format latex \\
         --label bm25.trec=BM25 --label splade.trec=SPLADE++
       judgepool compare --workspace team.sqlite --prior model:gpt-4o --confidence 0.9
+      judgepool compare bm25.trec splade.trec --qrels qrels.txt --format latex \\
+        --figures figures
     """
     if labels and output_format != "latex":
         raise click.UsageError("--label applies to --format latex (the tables for a paper)")
-    model_name = prior_model(prior)
-    if labels_file is not None and model_name is None:
-        raise click.UsageError("--labels goes with --prior model:NAME (the model's grades)")
-    if model_name is not None and request.workspace is None and labels_file is None:
-        raise click.UsageError(
-            f"--prior {prior} needs the model's grades: --labels FILE, or --workspace WS "
-            "holding them"
-        )
-    leave_out = None
-    if model_name is not None and request.workspace is not None:
-        leave_out = model_labels.model_source(model_name)
-    with reading_runs(request, leave_out_source=leave_out) as inputs:
-        model: ModelLabels | None = None
-        trust: Confusion | None = None
-        if model_name is not None:
-            if labels_file is not None:
-                model = model_labels.file_labels(labels_file, model_name, inputs.contract.scale)
-            elif inputs.workspace is not None:
-                model = model_labels.workspace_labels(inputs.workspace, model_name)
-                # how far the labels agree with people's, where the prior is used
-                trust = confusions.model_confusion(
-                    inputs.workspace, model_labels.model_source(model_name)
-                )
-        sources = inputs.sources()
-        named = run_labels(sources, labels) if output_format == "latex" else {}
-        compared = compare_runs(
-            sources,
-            inputs.judged,
-            inputs.contract,
-            baseline=baseline,
-            correction=correction,
-            permutations=permutations,
-            bootstrap=bootstrap,
-            seed=seed,
-            draws=draws,
-            confidence=confidence,
-            model=model,
-            engine=engine,
-            on_progress=inputs.progress.update,
-        )
+    if figures_dir is not None and output_format != "latex":
+        raise click.UsageError("--figures applies to --format latex (the figures for a paper)")
+    named: dict[str, str] = {}
+
+    def check_labels(sources: Sequence[RunSource]) -> None:
+        # before any run is read: a bad label is refused at once
+        if output_format == "latex":
+            named.update(run_labels(sources, labels))
+
+    with comparing(request, options, check_labels) as comparison:
+        compared, trust = comparison.compared, comparison.trust
+        qrels_label = comparison.inputs.judged.label
     if output_format == "json":
         data = compared.to_dict()
         if trust is not None:
@@ -230,6 +118,13 @@ def compare(
         click.echo(render_compare_markdown(compared))
     elif output_format == "latex":
         click.echo(render_compare_latex(compared, named))
+        if figures_dir is not None:
+            # the report pairs every run with its baseline: the first unless named
+            baseline = options.baseline or compared.report.runs[0].run
+            workspace = comparison.inputs.workspace is not None
+            click.echo(
+                render_figure_environments(compared, named, figures_dir, workspace, baseline)
+            )
     else:
         line = None if trust is None else trust.line()
-        click.echo(render_compare_table(compared, inputs.judged.label, line))
+        click.echo(render_compare_table(compared, qrels_label, line))

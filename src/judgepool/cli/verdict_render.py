@@ -11,11 +11,14 @@ source, out of the typeset page."""
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from typing import Final
 
+from judgepool.cli.figure_table import caption_facts, figures_for
 from judgepool.cli.render import contract_lines, fmt, table
+from judgepool.core.errors import InputError
 from judgepool.core.measures import NDCG, UNJUDGED_AT_K
 from judgepool.core.priors import Prior
 from judgepool.core.verdict_words import ALPHA, sentence_of
@@ -420,3 +423,44 @@ def _correction_name(report: ComparisonReport) -> str:
         "bh": "the Benjamini--Hochberg correction",
         "none": "no correction",
     }[report.correction]
+
+
+# a folder name \includegraphics reads as given (no LaTeX escape works in a path)
+_LATEX_PATH: Final = re.compile(r"[A-Za-z0-9._/-]+")
+
+
+def render_figure_environments(
+    compared: ComparedRuns,
+    labels: Mapping[str, str],
+    folder: str,
+    workspace: bool,
+    baseline: str,
+) -> str:
+    """A LaTeX ``figure`` environment for each figure ``judgepool report
+    --figures FOLDER`` writes for the same inputs (`judgepool.cli.figure_table`):
+    ``\\includegraphics`` of ``FOLDER/<stem>.pdf``, its caption and a label
+    ``fig:<stem>``. ``workspace``: the judgments come from one (its figures
+    too); ``baseline``: the run the report pairs every other with (its
+    ``--baseline``, else the first run). A folder named with other characters
+    than letters, digits and ``._/-`` is refused (`InputError`): LaTeX reads
+    a path unescaped."""
+    if not _LATEX_PATH.fullmatch(folder):
+        raise InputError(
+            "a folder for LaTeX's \\includegraphics must be named with letters, digits and "
+            "'._/-' only; choose another",
+            folder,
+        )
+    facts = caption_facts(compared, labels, baseline)
+    path = folder.rstrip("/") or folder
+    out: list[str] = []
+    for spec in figures_for(workspace):
+        out += [
+            "",
+            r"\begin{figure}[t]",
+            r"\centering",
+            r"\includegraphics[width=\linewidth]{" + f"{path}/{spec.stem}.pdf" + "}",
+            r"\caption{" + latex_escape(spec.caption(facts)) + "}",
+            r"\label{fig:" + spec.stem + "}",
+            r"\end{figure}",
+        ]
+    return "\n".join(out)

@@ -19,7 +19,7 @@ import hashlib
 import itertools
 import json
 import time
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Final, Literal
 
@@ -33,6 +33,7 @@ from judgepool.core.progress import StageCallback, no_stage
 from judgepool.core.scored_run import ScoredRun
 from judgepool.core.settle import Hole, SettleState, depth_order
 from judgepool.core.significance import Correction
+from judgepool.core.types import Summary
 from judgepool.core.verdict_words import sentence_of
 from judgepool.core.verdicts import (
     CONFIDENCE,
@@ -75,6 +76,11 @@ class ComparedRuns:
     run_digests: tuple[str, ...]
     # seconds spent reading and scoring the runs (with their top k), and comparing
     timings: dict[str, float] = field(default_factory=dict)
+    # each run's top k per judged query, in the order of the report's runs:
+    # what the report's judged share by rank is counted on
+    tops: tuple[Mapping[str, TopK], ...] = ()
+    # each run's summary over all its scored queries (as ``score`` prints it)
+    summaries: tuple[Summary, ...] = ()
 
     @property
     def contract(self) -> Contract:
@@ -275,7 +281,9 @@ def compare_runs(
     )
     timings = {"scoring": read_done - started, "comparing": time.perf_counter() - read_done}
     digests = tuple(run.run_digest for run, _ in scored)
-    return ComparedRuns(report, judged.digest, digests, timings)
+    tops = tuple(top for _, top in scored)
+    summaries = tuple(run.evaluation.summary for run, _ in scored)
+    return ComparedRuns(report, judged.digest, digests, timings, tops, summaries)
 
 
 @dataclass(frozen=True)
