@@ -20,8 +20,9 @@ Nothing here imports sqlite, textual or rich; a test enforces it.
   `top_k` (each run's top k, the reference);
 - the audit: `audit` (what would make a score misleading), `query_audit` (the
   same, query by query), `drilldown` (one query of one run taken apart),
-  `histogram` (per-query values in bins), `result_order` (per-query records in
-  the order asked);
+  `histogram` (per-query values in bins), `judged_share` (how much of each
+  rank 1..k is judged), `result_order` (per-query records in the order
+  asked);
 - comparing runs: `comparison` (wins, ties and losses), `significance`
   (paired tests), `bounds` and `bound_tables` (exact bounds under unjudged
   documents), `priors` and `draws` (what a hole's grade probably is, from the
