@@ -130,6 +130,12 @@ class ComparisonReport:
     confidence: float = CONFIDENCE
     draws_note: str | None = None
     per_query_diffs: dict[tuple[str, str], tuple[float, ...]] = field(default_factory=dict)
+    # per pair, each common query's bounds of A − B under the holes, in the
+    # population's order (NaN where the bounds leave the query out); empty
+    # when the contract gives no bounds
+    per_query_bounds: dict[tuple[str, str], tuple[tuple[float, float], ...]] = field(
+        default_factory=dict
+    )
 
 
 def _records(evaluation: Evaluation) -> dict[str, QueryResult]:
@@ -228,6 +234,7 @@ def compare(
     run_bounds: list[tuple[float, float] | None] = [None] * len(runs)
     pair_bounds: list[tuple[float, float] | None] = [None] * len(pairs)
     pair_holes = [0] * len(pairs)
+    query_bounds: list[tuple[tuple[float, float], ...]] | None = None
     if contract.universe != "judged":
         bounds_note = (
             "no bounds under universe=candidates: each run's ideal comes from its own "
@@ -236,7 +243,9 @@ def compare(
     elif queries:
         if contract.unjudged == "condense":
             bounds_note = "bounds computed as under unjudged=zero (the documents keep their places)"
-        run_bounds, pair_bounds, pair_holes = _bounds(runs, pairs, queries, judgments, contract)
+        run_bounds, pair_bounds, pair_holes, query_bounds = _bounds(
+            runs, pairs, queries, judgments, contract
+        )
     prior, drawn, draws_note = _draws(
         runs, queries, judgments, contract, draws, seed, model, on_draws
     )
@@ -309,6 +318,11 @@ def compare(
         per_query_diffs={
             (runs[a].name, runs[b].name): tuple(differences[:, p].tolist())
             for p, (a, b) in enumerate(pairs)
+        },
+        per_query_bounds={}
+        if query_bounds is None
+        else {
+            (runs[a].name, runs[b].name): query_bounds[p] for p, (a, b) in enumerate(pairs)
         },
     )
 
@@ -397,9 +411,15 @@ def _bounds(
     queries: Sequence[str],
     judgments: Judgments,
     contract: Contract,
-) -> tuple[list[tuple[float, float] | None], list[tuple[float, float] | None], list[int]]:
-    """Each run's and each pair's bounds (over every compared run's holes), and
-    each pair's number of holes (those its two runs returned)."""
+) -> tuple[
+    list[tuple[float, float] | None],
+    list[tuple[float, float] | None],
+    list[int],
+    list[tuple[tuple[float, float], ...]],
+]:
+    """Each run's and each pair's bounds (over every compared run's holes),
+    each pair's number of holes (those its two runs returned), and each pair's
+    bounds query by query."""
     gains = GainLevels.of(contract).gains
     tops = [run.top for run in runs]
     step = queries_per_table(len(runs), min(contract.k, max(_longest(runs), 1)))
@@ -425,7 +445,10 @@ def _bounds(
         for lows, highs in zip(run_lows, run_highs, strict=True)
     ]
     pair_bounds: list[tuple[float, float] | None] = []
+    per_query: list[tuple[tuple[float, float], ...]] = []
     for lows, highs in zip(pair_lows, pair_highs, strict=True):
-        means = _snap(np.array([np.concatenate(lows).mean(), np.concatenate(highs).mean()]))
+        low, high = np.concatenate(lows), np.concatenate(highs)
+        means = _snap(np.array([low.mean(), high.mean()]))
         pair_bounds.append((float(means[0]), float(means[1])))
-    return run_bounds, pair_bounds, holes
+        per_query.append(tuple(zip(low.tolist(), high.tolist(), strict=True)))
+    return run_bounds, pair_bounds, holes, per_query
