@@ -21,7 +21,9 @@ from tests.tui.story_support import build_story_workspace
 DEMO_KEYS: Final = {
     "audit": ("a",),
     "scores": ("s",),
+    "scores-plot": ("s", "P"),
     "pairs": ("a", "p"),
+    "pairs-plot": ("a", "p", "P", "down"),
     "side-by-side": ("a", "p", "enter", "enter"),
     "drill-down": ("s", "d"),
     "comparison": ("s", "v"),
