@@ -16,7 +16,7 @@ show as they are:
 - `drill_down`: one query of one run (`judgepool.core.drilldown`).
 
 The computation itself is in `judgepool.core` (query audit, drill-down,
-comparison, histogram, ordering), free of any storage. Nothing here imports
+comparison, the runs' spreads, ordering), free of any storage. Nothing here imports
 Textual or Rich: the screens call these functions from thread workers, so
 each function opens nothing itself but takes a `Workspace` the worker opened
 for its own thread.
@@ -31,6 +31,7 @@ from judgepool.core.audit import AuditReport
 from judgepool.core.contract import Contract
 from judgepool.core.drilldown import Drilldown, drill_down_lists
 from judgepool.core.engines import Engine
+from judgepool.core.ndcg_spread import NdcgSpread, ndcg_spread
 from judgepool.core.errors import DuplicatesRejected, PolicyError, UnjudgedRejected
 from judgepool.core.progress import StageCallback, no_stage
 from judgepool.core.query_audit import QueryAudit, audit_queries
@@ -92,6 +93,17 @@ class Scoreboard:
     @property
     def names(self) -> tuple[str, ...]:
         return tuple(score.run for score in self.runs)
+
+    def spreads(self) -> tuple[NdcgSpread, ...]:
+        """Each run's per-query nDCG in five numbers, in the board's order (a
+        refused run with none): the scores screen's box plot."""
+        return tuple(
+            ndcg_spread(
+                score.run,
+                () if score.evaluation is None else (r.ndcg for r in score.evaluation.per_query),
+            )
+            for score in self.runs
+        )
 
 
 def _score_stored(
