@@ -23,7 +23,9 @@ MOST = (30, 120, 220)
 def cell_color(count: int, most: int) -> tuple[int, int, int]:
     """The colour of a cell of ``count`` in a table whose largest is ``most``."""
     share = count / most if most else 0.0
-    red, green, blue = (round(low + (high - low) * share) for low, high in zip(FEWEST, MOST, strict=True))
+    red, green, blue = (
+        round(low + (high - low) * share) for low, high in zip(FEWEST, MOST, strict=True)
+    )
     return (red, green, blue)
 
 
@@ -55,7 +57,9 @@ class ConfusionHeatMap(DataPlot):
                 plt.rectangle(
                     [column - 0.5, column + 0.5], [row - 0.5, row + 0.5], color=color, fill=True
                 )
-                plt.text(str(count), column, row, color="white", background=color, alignment="center")
+                plt.text(
+                    str(count), column, row, color="white", background=color, alignment="center"
+                )
         positions = list(range(len(table.grades)))
         labels = [str(grade) for grade in table.grades]
         plt.xticks(positions, labels)

@@ -49,9 +49,7 @@ class DataPlot(PlotextPlot):
     def render(self) -> RenderResult:
         width, height = self.size
         if width < self.MIN_WIDTH or height < self.MIN_HEIGHT:
-            return Text(
-                f"(the plot needs {self.MIN_WIDTH} × {self.MIN_HEIGHT} cells)", style="dim"
-            )
+            return Text(f"(the plot needs {self.MIN_WIDTH} × {self.MIN_HEIGHT} cells)", style="dim")
         plt = self.plt
         plt.clear_figure()
         empty = self.draw(plt)

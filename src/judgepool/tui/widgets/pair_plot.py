@@ -42,8 +42,12 @@ class PairDifferencePlot(DataPlot):
         if not self.rows:
             return "no common query to plot"
         positions = range(1, len(self.rows) + 1)
-        settled = [(x, r.diff) for x, r in zip(positions, self.rows, strict=True) if not r.reversible]
-        reversible = [(x, r.diff) for x, r in zip(positions, self.rows, strict=True) if r.reversible]
+        settled = [
+            (x, r.diff) for x, r in zip(positions, self.rows, strict=True) if not r.reversible
+        ]
+        reversible = [
+            (x, r.diff) for x, r in zip(positions, self.rows, strict=True) if r.reversible
+        ]
         plt.hline(0.0, "gray")
         for points, color, marker, label in (
             (settled, SETTLED_COLOR, "•", SETTLED_LABEL),
@@ -61,7 +65,5 @@ class PairDifferencePlot(DataPlot):
         plt.xlim(0.5, count + 0.5)
         plt.xticks([1, count] if count > 1 else [1], [str(1), str(count)][: min(count, 2)])
         plt.title(f"A − B per query, sorted: {plot_label(self.a)} − {plot_label(self.b)}")
-        plt.xlabel(
-            f"{count} queries, lowest first; {len(reversible)} the holes could reverse"
-        )
+        plt.xlabel(f"{count} queries, lowest first; {len(reversible)} the holes could reverse")
         return None
