@@ -321,9 +321,7 @@ def compare(
         },
         per_query_bounds={}
         if query_bounds is None
-        else {
-            (runs[a].name, runs[b].name): query_bounds[p] for p, (a, b) in enumerate(pairs)
-        },
+        else {(runs[a].name, runs[b].name): query_bounds[p] for p, (a, b) in enumerate(pairs)},
     )
 
 

@@ -33,9 +33,9 @@ from judgepool.core.audit import AuditReport
 from judgepool.core.contract import Contract
 from judgepool.core.drilldown import Drilldown, drill_down_lists
 from judgepool.core.engines import Engine
+from judgepool.core.errors import DuplicatesRejected, PolicyError, UnjudgedRejected
 from judgepool.core.judged_share import judged_share_by_rank
 from judgepool.core.ndcg_spread import NdcgSpread, ndcg_spread
-from judgepool.core.errors import DuplicatesRejected, PolicyError, UnjudgedRejected
 from judgepool.core.progress import StageCallback, no_stage
 from judgepool.core.query_audit import QueryAudit, audit_queries
 from judgepool.core.scored_run import ScoredRun

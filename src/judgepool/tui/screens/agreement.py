@@ -19,8 +19,8 @@ from __future__ import annotations
 from typing import ClassVar, Final
 
 from rich.text import Text
-from textual.app import ComposeResult
 from textual import on
+from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.screen import Screen

@@ -133,6 +133,8 @@ class AuditScreen(ReviewScreen):
             "P",
             "toggle_plot",
             "plot",
+            # on ? (help): at 80 columns the footer has no room left for it
+            show=False,
             tooltip="The run's judged share by rank 1..k in the room of the queries and holes "
             "(P again: back)",
         ),

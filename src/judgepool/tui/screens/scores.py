@@ -105,6 +105,8 @@ class ScoresScreen(ReviewScreen):
             "P",
             "toggle_plot",
             "plot",
+            # on ? (help): at 80 columns the footer has no room left for it
+            show=False,
             tooltip="Every run's per-query nDCG as box plots, in the per-query table's "
             "place (P again: back)",
         ),

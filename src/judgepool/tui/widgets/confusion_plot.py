@@ -9,6 +9,8 @@ where the two agree (`judgepool.core.pair_confusion`).
 
 from __future__ import annotations
 
+from typing import Any, cast
+
 from textual_plotext import Plot
 
 from judgepool.core.pair_confusion import PairConfusion
@@ -51,22 +53,25 @@ class ConfusionHeatMap(DataPlot):
         if not table.items:
             return "no item graded by both"
         most = max(max(row) for row in table.counts)
+        # textual-plotext types rectangle()'s corners as numbers; plotext takes
+        # the [low, high] of each side
+        figure = cast(Any, plt)
         for row, counts in enumerate(table.counts):
             for column, count in enumerate(counts):
                 color = cell_color(count, most)
-                plt.rectangle(
+                figure.rectangle(
                     [column - 0.5, column + 0.5], [row - 0.5, row + 0.5], color=color, fill=True
                 )
                 plt.text(
                     str(count), column, row, color="white", background=color, alignment="center"
                 )
-        positions = list(range(len(table.grades)))
+        positions = [float(p) for p in range(len(table.grades))]
         labels = [str(grade) for grade in table.grades]
         plt.xticks(positions, labels)
         plt.yticks(positions, labels)
         plt.xlim(-0.5, len(positions) - 0.5)
         plt.ylim(-0.5, len(positions) - 0.5)
         plt.yreverse(True)
-        plt.title(f"{plot_label(table.a, 12)} ↓ × {plot_label(table.b, 12)} →")
-        plt.xlabel(f"{table.items} items graded by both")
+        plt.title(self.fit(f"{plot_label(table.a, 12)} ↓ × {plot_label(table.b, 12)} →"))
+        plt.xlabel(self.fit(f"{table.items} items graded by both"))
         return None

@@ -46,6 +46,12 @@ class DataPlot(PlotextPlot):
         nothing to draw (the text is shown instead of a plot)."""
         raise NotImplementedError
 
+    def fit(self, text: str) -> str:
+        """``text`` cut to the plot's width: plotext leaves out a title or an
+        axis label wider than the plot, rather than cutting it."""
+        room = max(self.size.width - 2, 1)
+        return text if len(text) <= room else text[: room - 1] + "…"
+
     def render(self) -> RenderResult:
         width, height = self.size
         if width < self.MIN_WIDTH or height < self.MIN_HEIGHT:

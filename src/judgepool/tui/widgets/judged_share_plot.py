@@ -49,5 +49,5 @@ class JudgedSharePlot(DataPlot):
         plt.xticks([r for r in range(1, k + 1) if r == 1 or r % step == 0])
         plt.ylim(0, 1)
         plt.yticks([0, 0.5, 1], ["0", ".5", "1"])
-        plt.title(f"judged share by rank: {plot_label(self.run)}")
+        plt.title(self.fit(f"judged share by rank: {plot_label(self.run)}"))
         return None

@@ -5,12 +5,13 @@ Each run's box spans its quartiles with the median marked, and its whiskers
 reach the lowest and highest query (`judgepool.core.ndcg_spread`); the runs
 read top to bottom in the runs table's order, the highlighted one in its own
 colour. A run with no value (every query excluded, or refused) has no box and
-is named in the title's count.
+is counted under the axis.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any, cast
 
 from textual_plotext import Plot
 
@@ -50,12 +51,14 @@ class NdcgBoxPlot(DataPlot):
         if not boxed:
             return "no scores"
         # plotext's first row is at the bottom: the first run gets the highest
-        positions = list(range(len(boxed), 0, -1))
+        positions = [float(p) for p in range(len(boxed), 0, -1)]
+        # textual-plotext's typing of the figure leaves out plotext's box()
+        figure = cast(Any, plt)
         for position, spread in zip(positions, boxed, strict=True):
             assert spread.five is not None
             low, q1, median, q3, high = spread.five
             color = CURRENT_COLOR if spread.run == self.current else BOX_COLOR
-            plt.box(
+            figure.box(
                 [position],
                 # plotext reads a box's five numbers highest first
                 [[high, q3, median, q1, low]],
@@ -69,9 +72,9 @@ class NdcgBoxPlot(DataPlot):
         plt.xlim(0, 1)
         plt.ylim(0.5, len(boxed) + 0.5)
         plt.xticks([0, 0.25, 0.5, 0.75, 1], ["0", ".25", ".5", ".75", "1"])
-        title = f"{NDCG.label(self.k)} per query"
+        plt.title(self.fit(f"{NDCG.label(self.k)} per query"))
         missing = len(self.spreads) - len(boxed)
         if missing:
-            title += f" ({missing} runs without a value)"
-        plt.title(title)
+            # under the axis: plotext leaves out a title wider than the plot
+            plt.xlabel(self.fit(f"{missing} run{'' if missing == 1 else 's'} without a value"))
         return None

@@ -64,6 +64,7 @@ class PairDifferencePlot(DataPlot):
         count = len(self.rows)
         plt.xlim(0.5, count + 0.5)
         plt.xticks([1, count] if count > 1 else [1], [str(1), str(count)][: min(count, 2)])
-        plt.title(f"A − B per query, sorted: {plot_label(self.a)} − {plot_label(self.b)}")
-        plt.xlabel(f"{count} queries, lowest first; {len(reversible)} the holes could reverse")
+        plt.title(self.fit(f"A − B sorted: {plot_label(self.a)} − {plot_label(self.b)}"))
+        # short: plotext leaves out a label wider than the plot
+        plt.xlabel(self.fit(f"{len(reversible)} of {count} reversible"))
         return None
