@@ -78,7 +78,8 @@ def test_demo_screens_120x36(tmp_path: Path, snap_compare: SnapCompare, scene: s
     vs repllama): the plot in the runs' and queries' room, 4 of its 6 queries
     marked x (the holes could reverse them), with the legend. The dialogs over
     the audit (side-by-side, all-holes, contract) and the scores (drill-down,
-    comparison) show the plot of the screen under them, dimmed. side-by-side: bm25 and bm25-rm3's top 10 of query 1106007 with
+    comparison) show the plot of the screen under them, dimmed. side-by-side:
+    bm25 and bm25-rm3's top 10 of query 1106007 with
     grades and where the other run ranks each, the highlighted document below.
     drill-down: query 962179 of bm25, its ranked list beside the ideal.
     comparison: bm25 vs bm25-rm3 query by query. all-holes: the 58 holes of
@@ -110,7 +111,8 @@ def test_team_screens_120x36(
 ) -> None:
     """agreement: lena (the lead) sees alice – bob, their three shared items,
     raw agreement and the three κ beside their confusion table as a heat map
-    (alice's grades down, bob's across, a count in each cell), then Fleiss' κ and Krippendorff's α over
+    (alice's grades down, bob's across, a count in each cell), then Fleiss' κ
+    and Krippendorff's α over
     the two annotators. search: carol's search dialog on the teaching query's
     words, the results with their pool state and text."""
     monkeypatch.setattr(ledger, "now", lambda: "2026-01-02T03:04:05.000000Z")

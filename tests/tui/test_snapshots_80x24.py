@@ -89,7 +89,8 @@ def test_team_screens_80x24(
 ) -> None:
     """Adjudicate (carol: one unresolved disagreement, its query, then its
     document headed by every grade with its note and time), agreement (the pairs beside
-    the highlighted one's confusion table as a heat map, and all annotators), and the search dialog on the teaching query's
+    the highlighted one's confusion table as a heat map, and all annotators),
+    and the search dialog on the teaching query's
     words."""
     # the grades' times are on the adjudication screen: the same in every picture
     monkeypatch.setattr(ledger, "now", lambda: "2026-01-02T03:04:05.000000Z")
@@ -187,7 +188,8 @@ def test_demo_screens_80x24(tmp_path: Path, snap_compare: SnapCompare, scene: st
     per pair two lines, every column whole (the holes 40, 38...), the first
     pair in words and its queries (no room for the plot). pairs-plot: P, then
     the second pair: its six sorted differences, the four the holes could
-    reverse marked x, in the runs' and queries' room. side-by-side: bm25 and bm25-rm3's lists of query 1106007 and the
+    reverse marked x, in the runs' and queries' room. side-by-side: bm25 and
+    bm25-rm3's lists of query 1106007 and the
     highlighted document. drill-down: query 962179 of bm25 beside the ideal.
     comparison: bm25 vs bm25-rm3 query by query. all-holes: the 58 holes.
     contract: the dialog's first fields, scrolling, above its three buttons."""
