@@ -15,14 +15,11 @@ bottom:
   sign-flip randomisation test's, and the effect size;
 - the highlighted pair in one sentence (`judgepool.core.verdict_words`);
 - the highlighted pair's per-query differences, largest first, beside their
-  plot (sorted, lowest first, the queries the holes could reverse marked:
-  `PairDifferencePlot`) and the legend (`PAIR_LEGEND`: what each column
-  holds; under 32 lines it gives its room to the tables, and ``?`` lists it
-  with the keys); ``enter`` (or ``o``) opens the highlighted query's two
-  ranked lists side by side (`SideBySideScreen`), where a document can be
-  graded. ``P`` gives the plot the room of the runs, the queries and the
-  legend (and back): under 28 lines or 100 columns that is the only way it
-  shows, as there is no room beside the queries.
+  plot (`PairDifferencePlot`; ``P`` gives it the others' room) and the legend
+  (`PAIR_LEGEND`: what each column holds; under 32 lines it gives its room to
+  the tables, and ``?`` lists it with the keys); ``enter`` (or ``o``) opens
+  the highlighted query's two ranked lists side by side (`SideBySideScreen`),
+  where a document can be graded. The plot's sizes are in the app's stylesheet.
 
 In a terminal under 100 columns or 28 lines the dialog takes the whole screen.
 """
@@ -213,21 +210,6 @@ class VerdictsScreen(ModalScreen[None]):
         width: 1fr;
         height: 1fr;
     }
-    VerdictsScreen #verdicts-plot {
-        width: 2fr;
-        height: 1fr;
-    }
-    VerdictsScreen.-short #verdicts-plot, VerdictsScreen.-narrow #verdicts-plot {
-        display: none;
-    }
-    VerdictsScreen.-plotted #verdicts-runs, VerdictsScreen.-plotted #verdicts-queries,
-    VerdictsScreen.-plotted #verdicts-legend {
-        display: none;
-    }
-    VerdictsScreen.-plotted #verdicts-plot {
-        display: block;
-        width: 1fr;
-    }
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -246,13 +228,7 @@ class VerdictsScreen(ModalScreen[None]):
             "side by side",
             tooltip="The highlighted query's two ranked lists side by side, gradable",
         ),
-        Binding(
-            "P",
-            "toggle_plot",
-            "plot",
-            tooltip="The highlighted pair's plot in the room of the runs, queries and "
-            "legend (P again: back)",
-        ),
+        Binding("P", "toggle_plot", "plot", tooltip="The pair's plot in the tables' room, or back"),
     ]
 
     @dataclass
@@ -384,9 +360,8 @@ class VerdictsScreen(ModalScreen[None]):
         if keep in order:
             table.move_cursor(row=order.index(keep))
         bounds = report.per_query_bounds.get((pair.a, pair.b))
-        self.query_one(PairDifferencePlot).show(
-            pair.a, pair.b, sorted_differences(report.population, diffs, bounds)
-        )
+        plotted = sorted_differences(report.population, diffs, bounds)
+        self.query_one(PairDifferencePlot).show(pair.a, pair.b, plotted)
 
     def action_toggle_plot(self) -> None:
         self.toggle_class("-plotted")
