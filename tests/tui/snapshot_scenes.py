@@ -20,8 +20,11 @@ from tests.tui.story_support import build_story_workspace
 # the demo's screens and dialogs, by the keys that open them from the grade screen
 DEMO_KEYS: Final = {
     "audit": ("a",),
+    "audit-plot": ("a", "down", "down", "P"),
     "scores": ("s",),
+    "scores-plot": ("s", "P"),
     "pairs": ("a", "p"),
+    "pairs-plot": ("a", "p", "P", "down"),
     "side-by-side": ("a", "p", "enter", "enter"),
     "drill-down": ("s", "d"),
     "comparison": ("s", "v"),

@@ -168,7 +168,9 @@ def test_snapshot_audit_screen(tmp_path: Path, snap_compare: Any) -> None:
     """The audit screen on run alpha under the default contract: the runs on
     the left, coverage 0.8056 with 2 unjudged and the score refused, every
     finding count, the queries worst first with q1 highlighted, and q1's hole
-    ``[bold]X`` shown literally beside its details and the run-wide lists."""
+    ``[bold]X`` shown literally beside its details and the run-wide lists, and
+    alpha's judged share by rank (1 at ranks 1, 2 and 4; 0 at rank 3, where
+    both holes are; no list reaches rank 5)."""
     workspace = build_review_workspace(tmp_path)
     app = review_app(workspace)
 

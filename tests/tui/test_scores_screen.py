@@ -164,7 +164,7 @@ async def test_scores_are_the_cli_numbers(tmp_path: Path) -> None:
         q1 = per_query["q1"]
         assert row_texts(table, "q1")["inflation"] == f"{q1['candidate_ndcg'] - q1['ndcg']:+.4f}"
         text = screen_text(app)
-        assert "nDCG@10 per query" in text  # the histogram
+        assert "nDCG@10 per query" in text  # the box plot's title
         assert "candidate-only@10" in text
 
 
@@ -350,7 +350,8 @@ async def test_a_saved_grade_recomputes_the_scores(tmp_path: Path) -> None:
 def test_snapshot_scores_screen(tmp_path: Path, snap_compare: Any) -> None:
     """The scores screen under unjudged=zero: the contract bar on top, alpha
     and beta's summaries (alpha highlighted), alpha's per-query table sorted
-    by nDCG ascending, and the histogram of its per-query nDCG."""
+    by nDCG ascending, beside the box plots of both runs' per-query nDCG
+    (alpha's highlighted)."""
     workspace = build_review_workspace(tmp_path)
     app = review_app(workspace)
 

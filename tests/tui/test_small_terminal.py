@@ -1,6 +1,6 @@
 """Every screen at 80 × 24: the footer shows help and quit (and the review
 screens' every key), the audit's per-query table and the scores' run table
-keep their key columns, the histogram does not take the per-query table's
+keep their key columns, the box plot does not take the per-query table's
 room; the audit and scores keep every pair's verdict line (scrolling when
 there are more than fit) and the highlighted pair in words, at 80 × 24, 80 ×
 30, 100 × 24 and 120 × 36; the pairs dialog keeps every column whole and the
@@ -25,9 +25,9 @@ from judgepool.tui.app import JudgepoolApp, create_app
 from judgepool.tui.dialogs.verdicts import VerdictsScreen
 from judgepool.tui.screens.help import HelpScreen, KeyList
 from judgepool.tui.widgets.audit_findings import AuditQueryTable
+from judgepool.tui.widgets.ndcg_plot import NdcgBoxPlot
 from judgepool.tui.widgets.pair_verdicts import PairVerdicts, PairWords
 from judgepool.tui.widgets.score_contract import ContractDialog
-from judgepool.tui.widgets.score_histogram import NdcgHistogram
 from judgepool.tui.widgets.score_table import PerQueryTable
 from tests.tui.conftest import wait_ready
 from tests.tui.pilot_support import screen_text, wait_until
@@ -81,7 +81,7 @@ async def test_the_audit_table_keeps_its_rows_and_key_columns(tmp_path: Path) ->
         assert any("q5" in line and "no qrels" in line for line in lines)
 
 
-async def test_the_scores_run_table_keeps_its_key_columns_and_the_histogram_gives_way(
+async def test_the_scores_run_table_keeps_its_key_columns_and_the_box_plot_gives_way(
     tmp_path: Path,
 ) -> None:
     app = review_app(build_review_workspace(tmp_path))
@@ -93,20 +93,20 @@ async def test_the_scores_run_table_keeps_its_key_columns_and_the_histogram_give
         for column in ("run", "nDCG@10 (mean)", "judged@10", "scored"):
             assert column in header, header
         assert any(line.lstrip().startswith("beta") and "0.7500" in line for line in lines)
-        histogram = app.screen.query_one(NdcgHistogram)
-        assert not histogram.display
+        plot = app.screen.query_one(NdcgBoxPlot)
+        assert not plot.display
         table = app.screen.query_one(PerQueryTable)
         assert table.region.width == 80
-    # at 120 columns the histogram is beside the table, never over it
+    # at 120 columns the box plot is beside the table, never over it
     (tmp_path / "wide").mkdir()
     app = review_app(build_review_workspace(tmp_path / "wide"))
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("s")
         await settle(pilot)
-        histogram = app.screen.query_one(NdcgHistogram)
+        plot = app.screen.query_one(NdcgBoxPlot)
         table = app.screen.query_one(PerQueryTable)
-        assert histogram.display
-        assert not table.region.overlaps(histogram.region)
+        assert plot.display
+        assert not table.region.overlaps(plot.region)
 
 
 # -- the pairs: a line each, and the highlighted one in words ----------------------

@@ -65,12 +65,21 @@ def test_demo_screens_120x36(tmp_path: Path, snap_compare: SnapCompare, scene: s
     audit: bm25's coverage, score and findings in a frame; the six pairs a line
     each with the bounds, 1 settled and 5 could flip, bm25 vs bm25-rm3 in
     words ("not significant (p_adj 1); settled by the judgments"); the queries,
-    then the holes beside the findings. scores: the four runs, the six pairs
-    with bounds and the first in words, bm25's per-query table beside its
-    histogram. pairs: the dialog over the audit: per run mean, interval and
-    bounds; per pair two lines (run A over run B, two figures a column: every
-    header and the holes whole), the first pair in words, its queries beside
-    the legend. side-by-side: bm25 and bm25-rm3's top 10 of query 1106007 with
+    then the holes beside the findings and bm25's judged share by rank (every
+    bar at 1). audit-plot: P on repllama: its judged share by rank 1..10 in the
+    lists' room. scores: the four runs, the six pairs with bounds and the first
+    in words, bm25's per-query table beside the box plots of the four runs'
+    per-query nDCG (bm25's in orange). scores-plot: P: the box plots in the
+    table's and the pairs' room. pairs: the dialog over the audit: per run
+    mean, interval and bounds; per pair two lines (run A over run B, two
+    figures a column: every header and the holes whole), the first pair in
+    words, its queries beside its sorted differences (none the holes could
+    reverse: settled) and the legend. pairs-plot: P, then the second pair (bm25
+    vs repllama): the plot in the runs' and queries' room, 4 of its 6 queries
+    marked x (the holes could reverse them), with the legend. The dialogs over
+    the audit (side-by-side, all-holes, contract) and the scores (drill-down,
+    comparison) show the plot of the screen under them, dimmed. side-by-side:
+    bm25 and bm25-rm3's top 10 of query 1106007 with
     grades and where the other run ranks each, the highlighted document below.
     drill-down: query 962179 of bm25, its ranked list beside the ideal.
     comparison: bm25 vs bm25-rm3 query by query. all-holes: the 58 holes of
@@ -101,7 +110,9 @@ def test_team_screens_120x36(
     teaching_ws: Path, snap_compare: SnapCompare, key: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """agreement: lena (the lead) sees alice – bob, their three shared items,
-    raw agreement and the three κ, then Fleiss' κ and Krippendorff's α over
+    raw agreement and the three κ beside their confusion table as a heat map
+    (alice's grades down, bob's across, a count in each cell), then Fleiss' κ
+    and Krippendorff's α over
     the two annotators. search: carol's search dialog on the teaching query's
     words, the results with their pool state and text."""
     monkeypatch.setattr(ledger, "now", lambda: "2026-01-02T03:04:05.000000Z")

@@ -71,7 +71,7 @@ def test_review_screens_80x24(
     (alpha, beta) on its line and in words, every query with its status and
     key columns beside the holes, every audit key in the footer. Scores: the
     run table's key columns, the pair, the per-query table across the width
-    (no histogram). Pairs: the dialog over the whole screen, the pair on two
+    (the box plot gives way: P shows it). Pairs: the dialog over the whole screen, the pair on two
     lines with every column whole."""
     app = review_app(build_review_workspace(tmp_path))
 
@@ -88,8 +88,9 @@ def test_team_screens_80x24(
     teaching_ws: Path, snap_compare: SnapCompare, key: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Adjudicate (carol: one unresolved disagreement, its query, then its
-    document headed by every grade with its note and time), agreement (three
-    pairs and all annotators), and the search dialog on the teaching query's
+    document headed by every grade with its note and time), agreement (the pairs beside
+    the highlighted one's confusion table as a heat map, and all annotators),
+    and the search dialog on the teaching query's
     words."""
     # the grades' times are on the adjudication screen: the same in every picture
     monkeypatch.setattr(ledger, "now", lambda: "2026-01-02T03:04:05.000000Z")
@@ -178,11 +179,17 @@ def test_demo_screens_80x24(tmp_path: Path, snap_compare: SnapCompare, scene: st
     audit: the narrow runs list; the summary without its frame; the pairs a
     line each (three shown, the table scrolls to the others) and the first in
     words on two lines; the queries beside their holes; every audit key in the
-    footer. scores: the runs' key columns, the pairs as on the audit, the
-    per-query table across the width. pairs: the dialog over the whole
-    screen: per run its mean, interval and bounds; per pair two lines, every
-    column whole (the holes 40, 38...), the first pair in words and its
-    queries. side-by-side: bm25 and bm25-rm3's lists of query 1106007 and the
+    footer (P, the plot, on ?: no room). audit-plot: P on repllama: its judged
+    share by rank 1..10 in the room of the pairs and lists. scores: the runs'
+    key columns, the pairs as on the audit, the per-query table across the
+    width (the box plot gives way). scores-plot: P: the four runs' box plots
+    of per-query nDCG in the table's and pairs' room, bm25's in orange. pairs:
+    the dialog over the whole screen: per run its mean, interval and bounds;
+    per pair two lines, every column whole (the holes 40, 38...), the first
+    pair in words and its queries (no room for the plot). pairs-plot: P, then
+    the second pair: its six sorted differences, the four the holes could
+    reverse marked x, in the runs' and queries' room. side-by-side: bm25 and
+    bm25-rm3's lists of query 1106007 and the
     highlighted document. drill-down: query 962179 of bm25 beside the ideal.
     comparison: bm25 vs bm25-rm3 query by query. all-holes: the 58 holes.
     contract: the dialog's first fields, scrolling, above its three buttons."""

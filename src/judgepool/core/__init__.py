@@ -20,9 +20,9 @@ Nothing here imports sqlite, textual or rich; a test enforces it.
   `top_k` (each run's top k, the reference);
 - the audit: `audit` (what would make a score misleading), `query_audit` (the
   same, query by query), `drilldown` (one query of one run taken apart),
-  `histogram` (per-query values in bins), `judged_share` (how much of each
-  rank 1..k is judged), `result_order` (per-query records in the order
-  asked);
+  `judged_share` (how much of each rank 1..k is judged), `ndcg_spread` (a
+  run's per-query nDCG in five numbers, the scores screen's box plot),
+  `result_order` (per-query records in the order asked);
 - comparing runs: `comparison` (wins, ties and losses), `significance`
   (paired tests), `bounds` and `bound_tables` (exact bounds under unjudged
   documents), `priors` and `draws` (what a hole's grade probably is, from the
@@ -31,14 +31,16 @@ Nothing here imports sqlite, textual or rich; a test enforces it.
   (the verdict per pair and its sentence), `settle` and `hole_order` (which
   holes to judge next, and in what order to read them), `settle_draws` (the
   settle order's draws, one query at a time, with what each hole's grade
-  would do), `comparison_size` (a
-  comparison's cost, and its limit);
+  would do), `comparison_size` (a comparison's cost, and its limit),
+  `query_differences` (a pair's per-query differences sorted, marked where
+  the holes could reverse them: the pairs view's plot);
 - grading as a team, as rules on plain rows that the store reads and the
   services apply: `consensus` (which grade stands for an item under each
   consensus rule, the disagreements, the judged universe), `undo` (which
   event an undo takes back, and what it brings back), `agreement` (κ and α),
   `raters` (the kinds of rater, and what a report left out), `confusion` (a
-  model's grades against the people's), `assignment` and
+  model's grades against the people's), `pair_confusion` (two annotators'
+  confusion table: the agreement screen's heat map), `assignment` and
   `assignment_moves` (balanced assignments, and what one changes), `roles`
   (who may reach what), `confusables` (names that look alike),
   `sign_in_tokens` (tokens, kept as salted hashes);

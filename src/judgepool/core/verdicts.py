@@ -130,8 +130,9 @@ class ComparisonReport:
     confidence: float = CONFIDENCE
     draws_note: str | None = None
     per_query_diffs: dict[tuple[str, str], tuple[float, ...]] = field(default_factory=dict)
-    # each pair's bounds per query of the population, in its order: which
-    # queries the holes could reverse (the report's figures mark them)
+    # per pair, each common query's bounds of A − B under the holes, in the
+    # population's order (NaN where the bounds leave the query out); empty
+    # when the contract gives no bounds
     per_query_bounds: dict[tuple[str, str], tuple[tuple[float, float], ...]] = field(
         default_factory=dict
     )
@@ -233,7 +234,7 @@ def compare(
     run_bounds: list[tuple[float, float] | None] = [None] * len(runs)
     pair_bounds: list[tuple[float, float] | None] = [None] * len(pairs)
     pair_holes = [0] * len(pairs)
-    query_bounds: list[tuple[tuple[float, float], ...]] = [()] * len(pairs)
+    query_bounds: list[tuple[tuple[float, float], ...]] | None = None
     if contract.universe != "judged":
         bounds_note = (
             "no bounds under universe=candidates: each run's ideal comes from its own "
@@ -318,11 +319,9 @@ def compare(
             (runs[a].name, runs[b].name): tuple(differences[:, p].tolist())
             for p, (a, b) in enumerate(pairs)
         },
-        per_query_bounds={
-            (runs[a].name, runs[b].name): query_bounds[p]
-            for p, (a, b) in enumerate(pairs)
-            if query_bounds[p]
-        },
+        per_query_bounds={}
+        if query_bounds is None
+        else {(runs[a].name, runs[b].name): query_bounds[p] for p, (a, b) in enumerate(pairs)},
     )
 
 
@@ -418,7 +417,7 @@ def _bounds(
 ]:
     """Each run's and each pair's bounds (over every compared run's holes),
     each pair's number of holes (those its two runs returned), and each pair's
-    bounds per query."""
+    bounds query by query."""
     gains = GainLevels.of(contract).gains
     tops = [run.top for run in runs]
     step = queries_per_table(len(runs), min(contract.k, max(_longest(runs), 1)))

@@ -30,6 +30,7 @@ from judgepool.core.agreement import (
     agreement,
 )
 from judgepool.core.errors import InputError
+from judgepool.core.pair_confusion import PairConfusion, pair_confusion
 from judgepool.core.raters import LeftOut, left_out
 from judgepool.display import quoted
 from judgepool.services.raters import compared_raters
@@ -47,6 +48,9 @@ class AgreementReport:
     per_query: tuple[tuple[str, Agreement], ...] | None
     minimum_per_query: int = MIN_ITEMS
     left_out: LeftOut = field(default_factory=LeftOut)
+    # each pair's confusion table over the whole workspace, in the order of
+    # ``overall.pairs`` (the agreement screen's heat map)
+    confusions: tuple[PairConfusion, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON shape of ``agreement --format json``."""
@@ -175,7 +179,18 @@ def workspace_agreement(
         grades, item_queries = _grade_matrix(columns, raters)
         if by_query:
             per_query = _per_query(raters, grades, item_queries)
-    return AgreementReport(tuple(raters), agreement(raters, grades), per_query, left_out=left)
+    confusions = tuple(
+        pair_confusion(raters[i], raters[j], grades[i], grades[j])
+        for i in range(len(raters))
+        for j in range(i + 1, len(raters))
+    )
+    return AgreementReport(
+        tuple(raters),
+        agreement(raters, grades),
+        per_query,
+        left_out=left,
+        confusions=confusions,
+    )
 
 
 def _per_query(

@@ -13,10 +13,12 @@ show as they are:
 - `audit_workspace_run`: a run's audit report (as ``judgepool audit
   --workspace`` gives it), its score under the contract, and one
   `judgepool.core.query_audit.QueryAudit` per query, worst first.
+- `judged_share_of_run`: a run's judged share at each rank 1..k (the audit
+  screen's plot: `judgepool.core.judged_share`).
 - `drill_down`: one query of one run (`judgepool.core.drilldown`).
 
 The computation itself is in `judgepool.core` (query audit, drill-down,
-comparison, histogram, ordering), free of any storage. Nothing here imports
+comparison, the runs' spreads, ordering), free of any storage. Nothing here imports
 Textual or Rich: the screens call these functions from thread workers, so
 each function opens nothing itself but takes a `Workspace` the worker opened
 for its own thread.
@@ -32,6 +34,8 @@ from judgepool.core.contract import Contract
 from judgepool.core.drilldown import Drilldown, drill_down_lists
 from judgepool.core.engines import Engine
 from judgepool.core.errors import DuplicatesRejected, PolicyError, UnjudgedRejected
+from judgepool.core.judged_share import judged_share_by_rank
+from judgepool.core.ndcg_spread import NdcgSpread, ndcg_spread
 from judgepool.core.progress import StageCallback, no_stage
 from judgepool.core.query_audit import QueryAudit, audit_queries
 from judgepool.core.scored_run import ScoredRun
@@ -39,7 +43,7 @@ from judgepool.core.types import Evaluation
 from judgepool.services.consensus import workspace_judgments
 from judgepool.services.judgments_source import JudgmentsSource, workspace_source
 from judgepool.services.runs.auditing import score_and_audit_stored
-from judgepool.services.runs.scoring import score_run
+from judgepool.services.runs.scoring import score_run, score_run_with_tops
 from judgepool.services.runs.sources import run_names, stored_source
 from judgepool.store.runs import run_entries
 from judgepool.store.workspace import Workspace
@@ -93,6 +97,17 @@ class Scoreboard:
     def names(self) -> tuple[str, ...]:
         return tuple(score.run for score in self.runs)
 
+    def spreads(self) -> tuple[NdcgSpread, ...]:
+        """Each run's per-query nDCG in five numbers, in the board's order (a
+        refused run with none): the scores screen's box plot."""
+        return tuple(
+            ndcg_spread(
+                score.run,
+                () if score.evaluation is None else (r.ndcg for r in score.evaluation.per_query),
+            )
+            for score in self.runs
+        )
+
 
 def _score_stored(
     ws: Workspace, name: str, judged: JudgmentsSource, contract: Contract
@@ -140,6 +155,9 @@ class RunAudit:
     score: RunScore
     queries: tuple[QueryAudit, ...]
     qrels_digest: str
+    # the judged share at each rank 1..k over the judged queries it returned
+    # (None: no list reaches the rank), `judged_share_of_run`
+    judged_share: tuple[float | None, ...] = ()
 
     def query(self, query_id: str) -> QueryAudit:
         for query in self.queries:
@@ -177,7 +195,25 @@ def audit_workspace_run(
         evaluation=score.evaluation,
         unknown_holes=audited.unknown_holes,
     )
-    return RunAudit(name, audited.report, score, tuple(queries), digest)
+    share = judged_share_of_run(ws, name, judged, contract)
+    return RunAudit(name, audited.report, score, tuple(queries), digest, share)
+
+
+def judged_share_of_run(
+    ws: Workspace, name: str, judged: JudgmentsSource, contract: Contract
+) -> tuple[float | None, ...]:
+    """The stored run's judged share at each rank 1..k, over the judged queries
+    it returned, its lists formed as under ``unjudged=zero`` whatever the
+    contract says: every hole keeps its rank (``condense`` would remove them,
+    and ``reject`` scores nothing), as the audit and the bounds see them."""
+    _, tops = score_run_with_tops(
+        stored_source(ws, name), judged, contract.with_changes(unjudged="zero")
+    )
+    rankings = {query: [doc for doc, _ in top] for query, top in tops.items()}
+    graded = {
+        query: {doc for doc, grade in top if grade is not None} for query, top in tops.items()
+    }
+    return tuple(judged_share_by_rank(rankings, graded, contract.k))
 
 
 def drill_down(

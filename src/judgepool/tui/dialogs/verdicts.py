@@ -14,11 +14,12 @@ bottom:
   the pair and a verdict, the adjusted p-values of the paired t-test over the
   sign-flip randomisation test's, and the effect size;
 - the highlighted pair in one sentence (`judgepool.core.verdict_words`);
-- the highlighted pair's per-query differences, largest first, beside the
-  legend (`PAIR_LEGEND`: what each column holds; under 32 lines it gives its
-  room to the tables, and ``?`` lists it with the keys); ``enter`` (or ``o``)
-  opens the highlighted query's two ranked lists side by side
-  (`SideBySideScreen`), where a document can be graded.
+- the highlighted pair's per-query differences, largest first, beside their
+  plot (`PairDifferencePlot`; ``P`` gives it the others' room) and the legend
+  (`PAIR_LEGEND`: what each column holds; under 32 lines it gives its room to
+  the tables, and ``?`` lists it with the keys); ``enter`` (or ``o``) opens
+  the highlighted query's two ranked lists side by side (`SideBySideScreen`),
+  where a document can be graded. The plot's sizes are in the app's stylesheet.
 
 In a terminal under 100 columns or 28 lines the dialog takes the whole screen.
 """
@@ -39,6 +40,7 @@ from textual.widgets import DataTable, Footer, Static
 
 from judgepool.core.contract import Contract
 from judgepool.core.measures import NDCG, UNJUDGED_AT_K
+from judgepool.core.query_differences import sorted_differences
 from judgepool.core.roles import Reach
 from judgepool.core.verdicts import PairStats
 from judgepool.display import literal
@@ -49,6 +51,7 @@ from judgepool.tui.dialogs.side_by_side import SideBySideScreen
 from judgepool.tui.hosts import review_host
 from judgepool.tui.messages import GradesSaved
 from judgepool.tui.verdict_jobs import compare_workspace
+from judgepool.tui.widgets.pair_plot import PairDifferencePlot
 from judgepool.tui.widgets.pair_verdicts import (
     PairWords,
     ahead_cell,
@@ -225,6 +228,7 @@ class VerdictsScreen(ModalScreen[None]):
             "side by side",
             tooltip="The highlighted query's two ranked lists side by side, gradable",
         ),
+        Binding("P", "toggle_plot", "plot", tooltip="The pair's plot in the tables' room, or back"),
     ]
 
     @dataclass
@@ -250,6 +254,7 @@ class VerdictsScreen(ModalScreen[None]):
             # the highlighted pair's queries (two narrow columns) beside the legend
             with Horizontal(id="verdicts-bottom"):
                 yield DataTable[Text](id="verdicts-queries", cursor_type="row", zebra_stripes=True)
+                yield PairDifferencePlot(id="verdicts-plot")
                 yield Static(legend_text(), id="verdicts-legend")
             yield Footer()
 
@@ -354,6 +359,12 @@ class VerdictsScreen(ModalScreen[None]):
         order = [query for query, _ in rows]
         if keep in order:
             table.move_cursor(row=order.index(keep))
+        bounds = report.per_query_bounds.get((pair.a, pair.b))
+        plotted = sorted_differences(report.population, diffs, bounds)
+        self.query_one(PairDifferencePlot).show(pair.a, pair.b, plotted)
+
+    def action_toggle_plot(self) -> None:
+        self.toggle_class("-plotted")
 
     @on(DataTable.RowSelected, "#verdicts-queries")
     def _query_selected(self, event: DataTable.RowSelected) -> None:

@@ -6,7 +6,9 @@ Krippendorff's α (ordinal and interval), as ``judgepool agreement`` computes
 them (`judgepool.services.agreement`): the people who graded, with a line
 saying what was left out (imports, models, adjudications) and why; and, for
 each model with labels, its confusion table against the people, in short
-(`judgepool.services.confusion`, as ``agreement --confusion``). An
+(`judgepool.services.confusion`, as ``agreement --confusion``). Beside the
+pairs, the highlighted pair's confusion table as a heat map (A's grades
+down, B's across: `ConfusionHeatMap`), following the highlight. An
 undefined value shows as ``-`` and its reason is listed below. ``f5`` reads
 the grades again; a saved grade marks the screen stale, and it is read again
 when shown.
@@ -17,8 +19,10 @@ from __future__ import annotations
 from typing import ClassVar, Final
 
 from rich.text import Text
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
+from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
@@ -30,6 +34,7 @@ from judgepool.services.workspace import StorageError
 from judgepool.tui.footer_keys import HELP_AND_QUIT
 from judgepool.tui.hosts import grading_host
 from judgepool.tui.messages import GradesSaved
+from judgepool.tui.widgets.confusion_plot import ConfusionHeatMap
 from judgepool.tui.widgets.highlight import literal_text
 
 AGREEMENT_BINDINGS: Final[list[BindingType]] = [
@@ -46,10 +51,15 @@ class AgreementScreen(Screen[None]):
     REACH: ClassVar[Reach] = "team"
 
     BINDINGS: ClassVar[list[BindingType]] = AGREEMENT_BINDINGS
+    # under 100 columns the heat map narrows, so that every κ column shows
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]  # noqa: RUF012 - typed by Textual
 
     DEFAULT_CSS = """
     AgreementScreen #agreement-title { height: 1; padding: 0 1; background: $panel; }
-    AgreementScreen #agreement-table { height: 1fr; }
+    AgreementScreen #agreement-pairs { height: 1fr; }
+    AgreementScreen #agreement-table { height: 1fr; width: 1fr; }
+    AgreementScreen #agreement-heat { height: 1fr; width: 36; min-height: 8; }
+    AgreementScreen.-narrow #agreement-heat { width: 26; }
     AgreementScreen #agreement-overall {
         height: auto; max-height: 10; border: round $accent; padding: 0 1;
     }
@@ -67,7 +77,9 @@ class AgreementScreen(Screen[None]):
         yield Static(Text("Agreement", style="bold"), id="agreement-title")
         table: DataTable[Text | str] = DataTable(id="agreement-table", cursor_type="row")
         table.add_columns(*COLUMNS)
-        yield table
+        with Horizontal(id="agreement-pairs"):
+            yield table
+            yield ConfusionHeatMap(id="agreement-heat")
         yield Static(id="agreement-overall")
         models = Static(id="agreement-models")
         models.display = False
@@ -96,6 +108,7 @@ class AgreementScreen(Screen[None]):
         table: DataTable[Text | str] = self.query_one("#agreement-table", DataTable)
         overall_view = self.query_one("#agreement-overall", Static)
         table.clear()
+        self.query_one(ConfusionHeatMap).show(None)
         self._show_models()
         try:
             report = workspace_agreement(grading_host(self.app).ws)
@@ -139,6 +152,17 @@ class AgreementScreen(Screen[None]):
             text.append("\n")
             text.append_text(why)
         overall_view.update(text)
+        self._show_confusion(table.cursor_row)
+
+    @on(DataTable.RowHighlighted, "#agreement-table")
+    def _pair_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        self._show_confusion(event.cursor_row)
+
+    def _show_confusion(self, row: int) -> None:
+        """The heat map of the pair on ``row`` of the table."""
+        confusions = self.report.confusions if self.report is not None else ()
+        heat = self.query_one(ConfusionHeatMap)
+        heat.show(confusions[row] if 0 <= row < len(confusions) else None)
 
     def _show_models(self) -> None:
         """Each model's labels against the people's (`Confusion`), as

@@ -19,6 +19,8 @@ Bindings (also in the footer):
   text (`judgepool.tui.dialogs.all_holes`); enter there sends one to grading;
 - ``p`` every pair of runs: tests, bounds and verdicts (the pairs' verdicts,
   with the holes between each pair and a verdict, are shown above the queries);
+- ``P`` the run's judged share by rank 1..k (`JudgedSharePlot`, beside the
+  holes where there is room) in the room of the queries, holes and pairs (and back);
 - ``c`` changes the contract; ``f5`` audits again.
 
 After a grade is saved (`GradeSaved`) the audit and score are recomputed —
@@ -56,6 +58,7 @@ from judgepool.tui.widgets.audit_findings import (
     AuditSummary,
     HoleTable,
 )
+from judgepool.tui.widgets.judged_share_plot import JudgedSharePlot
 
 if TYPE_CHECKING:
     from judgepool.tui.readers import ReadConnections
@@ -95,6 +98,10 @@ class AuditScreen(ReviewScreen):
     AuditScreen #audit-status {
         max-height: 3;
     }
+    AuditScreen #audit-share {
+        width: 36;
+        height: 1fr;
+    }
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -121,6 +128,15 @@ class AuditScreen(ReviewScreen):
                 "List the holes of every run at once, best rank first, with the start of "
                 "each document's text; enter sends one to grading, then the rest"
             ),
+        ),
+        Binding(
+            "P",
+            "toggle_plot",
+            "plot",
+            # on ? (help): at 80 columns the footer has no room left for it
+            show=False,
+            tooltip="The run's judged share by rank 1..k in the room of the queries and holes "
+            "(P again: back)",
         ),
         Binding(
             "c", "edit_contract", "contract", tooltip="Change the contract; everything recomputes"
@@ -163,6 +179,7 @@ class AuditScreen(ReviewScreen):
                     with Horizontal(id="audit-bottom"):
                         yield HoleTable(id="audit-holes")
                         yield AuditDetails(id="audit-details")
+                        yield JudgedSharePlot(id="audit-share")
 
     def started(self) -> None:
         self.query_one(HoleTable).show(None)
@@ -248,6 +265,7 @@ class AuditScreen(ReviewScreen):
         table = self.query_one(AuditQueryTable)
         keep = table.current_query
         self.query_one(AuditSummary).show(audit)
+        self.query_one(JudgedSharePlot).show(audit.run, audit.judged_share)
         table.show(audit, keep=keep)
         self._show_query(table.current_query)
         status = Text(
@@ -289,6 +307,9 @@ class AuditScreen(ReviewScreen):
     def _hole_selected(self, event: DataTable.RowSelected) -> None:
         event.stop()
         self.action_judge_hole()
+
+    def action_toggle_plot(self) -> None:
+        self.toggle_class("-plotted")
 
     def action_judge_hole(self) -> None:
         hole = self.query_one(HoleTable).current_hole

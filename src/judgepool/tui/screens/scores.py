@@ -3,8 +3,8 @@
 From top to bottom: the active contract (always visible), one summary row per
 run (macro mean nDCG@k, pooled ratio, candidate-only mean, judged@k and every
 count, as ``judgepool score --workspace`` prints them), then the highlighted
-run's per-query table beside a histogram of its per-query nDCG, and a status
-line.
+run's per-query table beside a box plot of every run's per-query nDCG (the
+highlighted run in its own colour), and a status line.
 
 Bindings (also in the footer):
 
@@ -15,6 +15,8 @@ Bindings (also in the footer):
 - ``v`` compare the highlighted run with another, query by query;
 - ``p`` every pair of runs: tests, bounds and verdicts (the pairs' verdicts
   are also in the table under the runs), and a query's two lists side by side;
+- ``P`` the box plot in the per-query table's place (and back): under 100
+  columns, where it gives way to the table, the only way it shows;
 - ``c`` change the contract (everything recomputes);
 - ``f5`` recompute now;
 - when ``unjudged=reject`` refuses runs (they have holes: every run of a new
@@ -46,6 +48,7 @@ from textual.widgets import DataTable, Static
 
 from judgepool.core.contract import Contract
 from judgepool.core.drilldown import Drilldown
+from judgepool.core.ndcg_spread import NdcgSpread
 from judgepool.display import literal
 from judgepool.services.model_labels import query_model_grades
 from judgepool.services.review import Scoreboard, drill_down, score_workspace_runs
@@ -54,7 +57,7 @@ from judgepool.tui.dialogs.comparison import ComparisonScreen
 from judgepool.tui.dialogs.drilldown import DrilldownScreen
 from judgepool.tui.refusals import app_refusal, refused_runs_line, unjudged_refusals
 from judgepool.tui.screens.review import ReviewScreen
-from judgepool.tui.widgets.score_histogram import NdcgHistogram
+from judgepool.tui.widgets.ndcg_plot import NdcgBoxPlot
 from judgepool.tui.widgets.score_runs import RunSummaryTable
 from judgepool.tui.widgets.score_table import PerQueryTable
 
@@ -76,6 +79,11 @@ class ScoresScreen(ReviewScreen):
     ScoresScreen #scores-status {
         max-height: 4;
     }
+    ScoresScreen #scores-plot {
+        width: 40;
+        height: 1fr;
+        min-height: 8;
+    }
     ScoresScreen #scores-refused {
         height: 1;
         padding: 0 1;
@@ -93,6 +101,15 @@ class ScoresScreen(ReviewScreen):
             tooltip="The highlighted query's ranked list with grades, beside the ideal list",
         ),
         Binding("v", "compare", "compare", tooltip="Compare two runs query by query"),
+        Binding(
+            "P",
+            "toggle_plot",
+            "plot",
+            # on ? (help): at 80 columns the footer has no room left for it
+            show=False,
+            tooltip="Every run's per-query nDCG as box plots, in the per-query table's "
+            "place (P again: back)",
+        ),
         Binding(
             "c", "edit_contract", "contract", tooltip="Change the contract; everything recomputes"
         ),
@@ -142,6 +159,8 @@ class ScoresScreen(ReviewScreen):
     def __init__(self) -> None:
         super().__init__()
         self.board: Scoreboard | None = None
+        # the board's runs in five numbers each, for the box plot (once a board)
+        self.spreads: tuple[NdcgSpread, ...] = ()
 
     def compose_body(self) -> ComposeResult:
         yield RunSummaryTable(id="scores-runs")
@@ -149,10 +168,10 @@ class ScoresScreen(ReviewScreen):
         yield from self.compose_verdicts()
         with Horizontal(id="scores-body"):
             yield PerQueryTable(id="scores-queries")
-            yield NdcgHistogram(id="scores-histogram")
+            yield NdcgBoxPlot(id="scores-plot")
 
     def started(self) -> None:
-        self.query_one(NdcgHistogram).clear()
+        self.query_one(NdcgBoxPlot).clear()
         self.recompute()
 
     # -- scoring -----------------------------------------------------------------
@@ -182,6 +201,7 @@ class ScoresScreen(ReviewScreen):
         if board.contract != self.host.contract:
             return  # a newer contract is being scored
         self.board = board
+        self.spreads = board.spreads()
         self.host.store_scores(board)
         runs = self.query_one(RunSummaryTable)
         keep = runs.current_run
@@ -205,24 +225,23 @@ class ScoresScreen(ReviewScreen):
 
     def _show_run(self, name: str | None) -> None:
         table = self.query_one(PerQueryTable)
-        histogram = self.query_one(NdcgHistogram)
+        plot = self.query_one(NdcgBoxPlot)
         board = self.board
         if board is None or name is None or name not in board.names:
             table.show(None)
-            histogram.clear()
+            plot.clear()
             self.set_status(Text("no runs in the workspace" if board else "", style="dim"))
             return
         score = board.run(name)
         scored = score.scored
+        plot.show(self.spreads, board.contract.k, name)
         if scored is None:
             table.show(None)
-            histogram.clear()
             refusal = app_refusal(score.error) if score.error else score.refusal
             self.show_error(refusal or "refused", "red")
             return
         evaluation = scored.evaluation
         table.show(evaluation)
-        histogram.show([r.ndcg for r in evaluation.per_query], board.contract.k, name)
         status = Text()
         status.append("run ", style="dim")
         status.append(literal(name), style="bold")
@@ -269,6 +288,9 @@ class ScoresScreen(ReviewScreen):
             f"unjudged={policy} for this session; c changes the contract (ctrl+o there "
             "saves it as the workspace's default)"
         )
+
+    def action_toggle_plot(self) -> None:
+        self.toggle_class("-plotted")
 
     def action_cycle_sort(self) -> None:
         self.query_one(PerQueryTable).cycle_sort()
