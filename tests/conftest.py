@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import signal
 from collections.abc import Iterator
+from typing import Final
 
 import pytest
 
@@ -51,10 +52,24 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     return 2 * len(os.sched_getaffinity(0))
 
 
+# After the tests marked slow, the folders whose tests take longest each (the
+# app under Pilot or in a terminal, browsers, commands run as processes: a few
+# seconds a test), then the rest (engine, formats and store tests, mostly well
+# under a second): short tests last fill the workers' ends evenly.
+HEAVY_FOLDERS: Final = ("tui", "serve", "cli")
+
+
+def _run_order(item: pytest.Item) -> tuple[int, int]:
+    folder = item.path.parent.name
+    heavy = HEAVY_FOLDERS.index(folder) if folder in HEAVY_FOLDERS else len(HEAVY_FOLDERS)
+    return (item.get_closest_marker("slow") is None, heavy)
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The tests marked ``slow`` first, each group in its own order: with
-    ``-n``, the longest tests start at once on every worker and the short
-    ones fill in after, rather than one long test starting last and the other
-    workers waiting for it (on 2 cores, the last minute of the suite). Every
-    worker collects the same order, as pytest-xdist asks."""
-    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+    """The tests marked ``slow`` first, then the heavy folders' tests, then the
+    rest, each group in its own order: with ``-n``, the longest tests start at
+    once on every worker and the short ones fill in after, rather than a long
+    test starting last and the other workers waiting for it (on 2 cores, the
+    suite's last minute was the app's tests, collected last). Every worker
+    collects the same order, as pytest-xdist asks."""
+    items.sort(key=_run_order)
