@@ -5,6 +5,9 @@ Textual takes those as the terminal's size, so an app started in a wider tmux
 window by a worker drew itself at 80 × 24 (and the terminal tests read half a
 screen); click wraps help to them too. The suite runs the same with and
 without ``-n``: they are dropped here, before any test starts a process.
+
+Also here, for the suite's time (README, Development): two workers per core
+for ``-n auto``, the run's files in memory, and the order tests start in.
 """
 
 from __future__ import annotations
