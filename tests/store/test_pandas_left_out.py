@@ -3,6 +3,7 @@ installed, at 0.13 s of CPU a command), and pandas stays importable after it."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -31,3 +32,14 @@ def test_a_workspace_opens_without_pandas_and_pandas_still_imports(tmp_path: Pat
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "pandas"
+
+
+def test_only_the_database_module_imports_sqlite_utils() -> None:
+    # Another module importing sqlite-utils first would bring pandas back.
+    store = Path(__file__).parents[2] / "src" / "judgepool"
+    importers = sorted(
+        str(path.relative_to(store))
+        for path in store.rglob("*.py")
+        if re.search(r"^\s*(from|import) sqlite_utils\b", path.read_text(), re.MULTILINE)
+    )
+    assert importers == ["store/database.py"]

@@ -3,8 +3,9 @@ documents, runs, pools, the append-only judgment ledger, settings and stored
 evaluations. Only this package writes SQL; the use cases (reading files,
 checking them, one transaction each) live in `judgepool.services`.
 
-- the file: `workspace` (`open_workspace` / `create_workspace` give a
-  `Workspace`: its transactions and settings), `connection` (one configured
+- the file: `database` (sqlite-utils, imported without pandas),
+  `workspace` (`open_workspace` / `create_workspace` give a `Workspace`: its
+  transactions and settings), `connection` (one configured
   connection, or a read-only one), `read_only` (files this process may read
   but not write), `open_files` (nothing but SQLite touches an open workspace
   file), `snapshots` (several reads that see one state), `bulk` (many rows
@@ -30,18 +31,3 @@ checking them, one transaction each) live in `judgepool.services`.
   progress), `guidelines` (which guidelines each annotator was last shown),
   `sign_in` (sign-in tokens and failed sign-ins, as stored).
 """
-
-import sys
-
-# sqlite-utils imports pandas, where it is installed, only to store a pandas
-# Timestamp as TEXT, which judgepool never stores: with pandas installed (many
-# an IR engineer has it), 0.13 s of CPU at the start of every command that
-# opens a workspace (`judgepool init`: 0.55 s, 0.42 s without). It is hidden
-# while sqlite-utils is first imported, and only then: pandas stays importable
-# for anyone after, and where it was imported before, nothing changes.
-if "sqlite_utils" not in sys.modules and "pandas" not in sys.modules:
-    sys.modules["pandas"] = None  # type: ignore[assignment]  # import pandas: ImportError
-    try:
-        import sqlite_utils  # noqa: F401
-    finally:
-        del sys.modules["pandas"]

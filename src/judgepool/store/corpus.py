@@ -10,9 +10,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Final, Literal
 
-from sqlite_utils import Database
-
 from judgepool.formats.tables import TableRow
+from judgepool.store.database import Database
 from judgepool.store.workspace import Workspace
 
 CorpusKind = Literal["queries", "documents"]

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
-from sqlite_utils import Database
+from judgepool.store.database import Database
 
 
 def _v1_corpus_runs_ledger(db: Database) -> None:

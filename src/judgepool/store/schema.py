@@ -16,10 +16,9 @@ import sqlite3
 from pathlib import Path
 from typing import Final
 
-from sqlite_utils import Database, Migrations
-
 from judgepool.core.errors import InputError
 from judgepool.store import open_files
+from judgepool.store.database import Database, Migrations
 from judgepool.store.migrations import MIGRATIONS
 
 # "JPOL" in ASCII: stored in the database header (offset 68) by PRAGMA

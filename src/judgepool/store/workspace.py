@@ -28,8 +28,6 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Final
 
-from sqlite_utils import Database
-
 from judgepool import __version__
 from judgepool.core.consensus import CONSENSUS_RULES
 from judgepool.core.contract import Contract, Scale
@@ -43,6 +41,7 @@ from judgepool.store.connection import (
     probe_read_only,
     readable_connection,
 )
+from judgepool.store.database import Database
 from judgepool.store.read_only import FileSnapshot, folder_writable, read_only_error
 from judgepool.store.read_only import WorkspaceChanged as WorkspaceChanged
 from judgepool.store.read_only import WorkspaceReadOnly as WorkspaceReadOnly
