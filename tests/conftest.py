@@ -61,12 +61,26 @@ def pytest_configure(config: pytest.Config) -> None:
     the disk is gone. The folder is this run's own, and is removed when the
     run ends. With pytest-xdist the controller makes it and the workers get
     their parts of it (``--basetemp/gwN``)."""
+    _send_tests_one_by_one(config)
     if hasattr(config, "workerinput") or config.option.basetemp:
         return
     memory = Path("/dev/shm")
     if memory.is_dir() and os.access(memory, os.W_OK):
         config.option.basetemp = tempfile.mkdtemp(prefix="judgepool-tests-", dir=memory)
         config.stash[_IN_MEMORY] = Path(config.option.basetemp)
+
+
+def _send_tests_one_by_one(config: pytest.Config) -> None:
+    """pytest-xdist's ``--dist load`` hands each worker, at the start, a block
+    of consecutive tests (a sixteenth of the suite with four workers) before
+    it sends the rest on demand: the first worker's block was the suite's
+    slow tests, which that worker then ran one after another for 564 s while
+    the other three had finished theirs (the suite took 604 s, when the tests'
+    time over four workers is 420 s). One test at a time (``--maxschedchunk
+    1``, unless given) keeps every worker busy until the end; the longest
+    tests start first (``pytest_collection_modifyitems``)."""
+    if getattr(config.option, "maxschedchunk", ...) is None:
+        config.option.maxschedchunk = 1
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

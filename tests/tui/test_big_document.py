@@ -10,6 +10,7 @@ the app's process grew to about 1 GB (tests/benchmarks/bench_big_document.py).
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 import re
@@ -59,14 +60,21 @@ def _multibyte(size_bytes: int) -> str:
     return unit * (size_bytes // len(unit.encode()) + 1)
 
 
-DOCS = {
-    "big-passage": _words(1, 10_800_000),  # one line
-    "mid-passage": _words(1, 1_080_000),
-    "big-lines": _words(2, 10_200_000, line_every=0.2),  # about 1.7 M lines
-    "big-multibyte": _multibyte(10_500_000),
-    "small-1": "green tea, brewed",
-    "small-2": "black tea",
-}
+@functools.cache
+def documents() -> dict[str, str]:
+    """The pool's documents: made on first use (about 4 s of CPU), in the one
+    worker that runs these tests, not at collection, where every worker would."""
+    big_passage = _words(1, 10_800_000)  # one line
+    return {
+        "big-passage": big_passage,
+        "mid-passage": big_passage[:1_080_000],  # what _words(1, 1_080_000) makes
+        "big-lines": _words(2, 10_200_000, line_every=0.2),  # about 1.7 M lines
+        "big-multibyte": _multibyte(10_500_000),
+        "small-1": "green tea, brewed",
+        "small-2": "black tea",
+    }
+
+
 TITLES = {"big-lines": "brew " * 100_000}
 HUGE_QUERY_TEXT = "brew green tea " * 700_000  # 10.5 MB
 HUGE_NARRATIVE = "relevant: " * 100_000
@@ -79,7 +87,7 @@ def big_base(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("big")
     docs = folder / "docs.jsonl"
     with docs.open("w", encoding="utf-8") as out:
-        for doc_id, text in DOCS.items():
+        for doc_id, text in documents().items():
             row = {"id": doc_id, "text": text}
             if doc_id in TITLES:
                 row["title"] = TITLES[doc_id]
@@ -92,7 +100,9 @@ def big_base(tmp_path_factory: pytest.TempPathFactory) -> Path:
     )
     run = folder / "run.trec"
     run.write_text(
-        "".join(f"{QUERY} Q0 {doc} {rank} {9 - rank} r\n" for rank, doc in enumerate(DOCS, 1))
+        "".join(
+            f"{QUERY} Q0 {doc} {rank} {9 - rank} r\n" for rank, doc in enumerate(documents(), 1)
+        )
         + "huge Q0 small-1 1 1 r\n"
     )
     path = folder / "base.sqlite"
@@ -147,7 +157,7 @@ async def press_until_moved(pilot: Pilot[None], screen: GradeScreen, key: str) -
 
 
 async def test_a_huge_document_shows_its_first_part_and_size_at_once(big_ws: Path) -> None:
-    text = DOCS["big-passage"]
+    text = documents()["big-passage"]
     started = time.perf_counter()
     app = app_on(big_ws, "big-passage")
     async with app.run_test(size=(120, 40)) as pilot:
@@ -168,7 +178,7 @@ async def test_a_huge_document_shows_its_first_part_and_size_at_once(big_ws: Pat
 
 
 async def test_paging_shows_the_next_parts_and_the_end(big_ws: Path) -> None:
-    text = DOCS["big-passage"]
+    text = documents()["big-passage"]
     app = app_on(big_ws, "big-passage")
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await wait_ready(pilot)
@@ -282,7 +292,7 @@ async def test_memory_does_not_grow_with_the_document(big_ws: Path) -> None:
 
 
 async def test_multibyte_text_is_split_between_characters(big_ws: Path) -> None:
-    text = DOCS["big-multibyte"]
+    text = documents()["big-multibyte"]
     app = app_on(big_ws, "big-multibyte")
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await wait_ready(pilot)
@@ -300,7 +310,7 @@ async def test_multibyte_text_is_split_between_characters(big_ws: Path) -> None:
 
 
 async def test_a_huge_document_of_many_lines_and_a_huge_title(big_ws: Path) -> None:
-    text = DOCS["big-lines"]
+    text = documents()["big-lines"]
     app = app_on(big_ws, "big-lines")
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await wait_ready(pilot)
