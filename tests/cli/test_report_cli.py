@@ -244,6 +244,7 @@ def test_compare_latex_refers_to_the_figures_report_writes(
         (["-o", "{tmp}/missing/r.html"], "no such directory"),
         (["-o", "{tmp}/r.html", "--baseline", "nope"], "--baseline 'nope' is not one of the runs"),
         (["-o", "{tmp}/r.html", "--figures", "{tmp}/qrels/figs"], "cannot write"),
+        (["-o", "{tmp}/r.html", "--figures", "{tmp}/qrels"], "is not a directory"),
         (["-o", "{tmp}/qrels"], "is one of the report's inputs"),
         (["-o", "{tmp}"], "is a directory"),
     ],
@@ -259,6 +260,20 @@ def test_bad_input_is_refused_with_exit_2(
     assert message in result.stderr, result.stderr
     assert "Traceback" not in result.output
     assert qrels.read_text().startswith("q<1>&x")  # never written over
+
+
+def test_a_refused_report_leaves_no_figures_folder(
+    cli: Callable[..., Result], tmp_path: Path
+) -> None:
+    qrels, first, second = hostile_case(tmp_path)
+    figures = tmp_path / "new" / "figures"
+    # unjudged documents, refused under the default contract (--unjudged reject)
+    result = cli("report", first, second, "--qrels", qrels, "-k", "2",
+                 "-o", tmp_path / "r.html", "--figures", figures)  # fmt: skip
+    assert result.exit_code == 1, result.output  # the audit's refusal
+    assert "unjudged" in result.stderr, result.stderr
+    assert not (tmp_path / "new").exists()
+    assert not (tmp_path / "r.html").exists()
 
 
 def test_a_workspace_report_adds_agreement_and_progress(

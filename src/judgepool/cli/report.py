@@ -96,7 +96,7 @@ def report(
     # refused before the work, not after it
     _check_output(output)
     if figures_dir is not None:
-        _figures_folder(figures_dir)
+        _check_figures_folder(figures_dir)
     with comparing(request, options, check, first_is_baseline=True) as comparison:
         compared = comparison.compared
         inputs = comparison.inputs
@@ -123,6 +123,18 @@ def _check_output(output: str) -> None:
     parent = Path(os.path.realpath(target)).parent
     if not target.exists() and not parent.is_dir():
         raise InputError(f"no such directory: {quoted(str(parent))}", output)
+
+
+def _check_figures_folder(figures_dir: str) -> None:
+    """What `_figures_folder` would refuse, refused at the start without making
+    the folder: a comparison refused after it (unjudged documents, say) leaves
+    no empty folder behind."""
+    folder = Path(figures_dir)
+    existing = next(path for path in (folder, *folder.parents) if path.exists())
+    if existing == folder and not folder.is_dir():
+        raise InputError("is not a directory; give a folder for the figures", figures_dir)
+    if not existing.is_dir() or not os.access(existing, os.W_OK | os.X_OK):
+        raise InputError("cannot write there; choose another folder for the figures", figures_dir)
 
 
 def _figures_folder(figures_dir: str) -> Path:
