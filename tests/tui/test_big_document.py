@@ -62,8 +62,9 @@ def _multibyte(size_bytes: int) -> str:
 
 @functools.cache
 def documents() -> dict[str, str]:
-    """The pool's documents: made on first use (about 4 s of CPU), in the one
-    worker that runs these tests, not at collection, where every worker would."""
+    """The pool's documents: made on first use (about 4 s of CPU) by a worker
+    that runs one of these tests, not when the module is collected, which
+    every worker does whether it runs them or not."""
     big_passage = _words(1, 10_800_000)  # one line
     return {
         "big-passage": big_passage,
