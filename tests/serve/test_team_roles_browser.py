@@ -195,9 +195,9 @@ def test_a_team_grades_blind_in_browsers_and_no_key_shows_what_it_should_not(
                     quiet(session)
             # Every key taken in before what was shown is read and the workspace is:
             # a loaded app reads keys later than `quiet` can tell, and the app takes
-            # them in order, so once "?" is answered every key before it was. (Beside
-            # the whole suite and a CPU hog, a grade key taken in late changed an
-            # annotator's grade while the adjudicator settled: a count never shown.)
+            # them in order, so once "?" is answered every key before it was (a grade
+            # key taken in late would change an annotator's grade under the
+            # adjudicator, and its screen would go unread by the check below).
             for session in annotators.values():
                 mark = session.mark()
                 session.press("?")
