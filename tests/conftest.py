@@ -7,7 +7,8 @@ screen); click wraps help to them too. The suite runs the same with and
 without ``-n``: they are dropped here, before any test starts a process.
 
 Also here, for the suite's time (README, Development): two workers per core
-for ``-n auto``, the run's files in memory, and the order tests start in.
+for ``-n auto``, the tests sent to them one at a time, the run's files in
+memory, and the order tests start in.
 """
 
 from __future__ import annotations
