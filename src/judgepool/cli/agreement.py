@@ -18,7 +18,7 @@ from judgepool.cli import main
 from judgepool.cli.lazy import LazyModule
 from judgepool.cli.params import name_list
 from judgepool.core.agreement import MIN_ITEMS, TOO_FEW, Agreement
-from judgepool.core.confusion import Confusion
+from judgepool.core.confusion import AGAINST, Confusion, Reference
 from judgepool.display import literal
 
 if TYPE_CHECKING:
@@ -73,18 +73,52 @@ def _share(value: float | None) -> str:
     return "-" if value is None else f"{value:.2f}"
 
 
+def _reference_line(found: Confusion, path: str) -> str:
+    """What the model was set against in the workspace: each reference with
+    its items, pairs and raters (names shown literally)."""
+    model, where = literal(found.model), literal(path)
+    references = found.references()
+    if not references:
+        return f"{model} vs {found.reference_words()} in {where}: no item graded by both"
+
+    def said(ref: Reference) -> str:
+        one = "person" if ref.kind == "people" else "import"
+        names = ", ".join(literal(name) for name in ref.raters)
+        return f"({ref.pairs:,} pairs, one per {one}; {ref.kind}: {names})"
+
+    # imports stand in for people only where none graded: say so, under both
+    def alone(ref: Reference) -> str:
+        return (
+            " where no person graded" if ref.kind == "imports" and found.against == "both" else ""
+        )
+
+    if len(references) == 1:
+        (ref,) = references
+        return (
+            f"{model} vs {ref.kind} in {where}: {ref.items:,} items graded by both"
+            f"{alone(ref)} {said(ref)}"
+        )
+    return f"{model} in {where}: " + ", ".join(
+        f"against {ref.kind} on {ref.items:,} items{alone(ref)} {said(ref)}" for ref in references
+    )
+
+
 def _confusion_lines(found: Confusion, path: str) -> list[str]:
-    """The table (count and row share), then per grade the leanings, then the
-    one line; names and data shown literally."""
-    people = ", ".join(literal(name) for name in found.people) or "none"
-    lines = [
-        f"{literal(found.model)} vs people in {literal(path)}: {found.items:,} items graded "
-        f"by both ({found.pairs:,} pairs, one per person; people: {people})",
-    ]
+    """The reference's line, the table (count and row share), then per grade
+    the leanings, then the one line; names and data shown literally."""
+    lines = [_reference_line(found, path)]
     if not found.pairs:
-        return [*lines, found.line()]
-    lines.append("rows: the person's grade; columns: the model's; count (share of the row)")
-    head = ["person", *(f"model {grade}" for grade in found.grades), "pairs"]
+        return [*lines, literal(found.line())]
+    kinds = {ref.kind for ref in found.references()}
+    if kinds == {"people"}:
+        reference, rows_are = "person", "the person's grade"
+    elif kinds == {"imports"}:
+        reference, rows_are = "import", "the imported grade"
+    else:
+        reference = "reference"
+        rows_are = "the reference's grade (a person's; an import's where no person graded)"
+    lines.append(f"rows: {rows_are}; columns: the model's; count (share of the row)")
+    head = [reference, *(f"model {grade}" for grade in found.grades), "pairs"]
     rows = [
         [str(grade), *(f"{count} ({_share(share)})" if count else "0"
                        for count, share in zip(counts, shares, strict=True)), str(sum(counts))]
@@ -102,7 +136,7 @@ def _confusion_lines(found: Confusion, path: str) -> list[str]:
     lines += _table_lines(
         ["grade", "pairs", "same", "too generous", "too strict", "mean gap"], lean_rows
     )
-    lines.append(found.line())
+    lines.append(literal(found.line()))
     return lines
 
 
@@ -143,12 +177,26 @@ def _table_lines(head: list[str], rows: list[list[str]]) -> list[str]:
     "models",
     multiple=True,
     metavar="model:NAME",
-    help="Instead: the person-by-model confusion table of this model's grades (counts and "
-    "row shares) on the items it and a person both graded, and per grade where it is too "
-    "generous or too strict. Repeatable.",
+    help="Instead: the confusion table of this model's grades (counts and row shares) "
+    "against a person's grade of the same item, or an imported grade (import:FILE) where no "
+    "person graded it, and per grade where it is too generous or too strict. Repeatable.",
+)
+@click.option(
+    "--against",
+    type=click.Choice(AGAINST),
+    default=None,
+    help="With --confusion: the reference. people: only people's grades; imports: only "
+    "imported grades, on every item an import graded; both: people's where they graded, "
+    "else imports'. The output says which, with the items of each ('reference' in JSON). "
+    "[default: both]",
 )
 def agreement_command(
-    workspace: str, annotators: str | None, by: str | None, fmt: str, models: tuple[str, ...]
+    workspace: str,
+    annotators: str | None,
+    by: str | None,
+    fmt: str,
+    models: tuple[str, ...],
+    against: str | None,
 ) -> None:
     """How far WORKSPACE's annotators agree on the items they both (or all) graded.
 
@@ -164,8 +212,9 @@ def agreement_command(
     in --annotators; adjudications are not annotations and never count. A
     line says what was left out and why, with counts ('left_out' in JSON).
     With --confusion model:NAME, the model's grades against the people's
-    instead (how far to trust its labels). Each rater's latest grade counts;
-    unsure is not a grade. A value that is
+    instead (how far to trust its labels), and against imported qrels (such
+    as NIST's) on the items no person graded (--against chooses). Each
+    rater's latest grade counts; unsure is not a grade. A value that is
     undefined on the data (no shared item, a single grade throughout) is '-'
     with the reason (null in JSON, never NaN).
 
@@ -174,10 +223,13 @@ def agreement_command(
         judgepool agreement team.sqlite
         judgepool agreement team.sqlite --annotators alice,bob,model:gpt --by query
         judgepool agreement team.sqlite --confusion model:gpt
+        judgepool agreement team.sqlite --confusion model:gpt --against imports
     """
+    if against is not None and not models:
+        raise click.UsageError("--against goes with --confusion model:NAME")
     if models:
         with workspaces.open_workspace(workspace) as ws:
-            tables = [confusions.model_confusion(ws, model) for model in models]
+            tables = [confusions.model_confusion(ws, model, against or "both") for model in models]
             path = str(ws.path)
         if fmt == "json":
             data = {"confusion": [table.to_dict() for table in tables]}

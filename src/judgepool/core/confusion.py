@@ -1,24 +1,60 @@
-"""How far to trust a model's grades: the person-by-model confusion table.
+"""How far to trust a model's grades: the reference-by-model confusion table.
 
-On every item a model (``model:NAME``) and a person both graded, the pair
-(person's grade, model's grade) counts once per person: rows are the
-people's grades, columns the model's. A row's shares are its counts over
-its total. Per row (a grade people gave), the model is *too generous* where
-it gave more and *too strict* where it gave less; the mean gap is the mean
-of model minus person there. People are the reference here because they
-are what the model's labels stand in for, not because they never err.
+The reference is chosen per item. Where people graded an item the model
+graded, the pair (person's grade, model's grade) counts once per person;
+where no person did, an imported grade (qrels such as NIST's, the rater
+``import:FILE`` or the name they were imported as) counts once per import
+instead, so a model labelling imported qrels can be calibrated without a
+person grading them all again. ``against`` narrows it: ``people`` only (as
+before imports counted), ``imports`` only (on every item an import graded,
+whoever else did), or ``both`` (the default). The table says which reference
+it used on how many items (`Confusion.by_people`, `Confusion.by_imports`).
+
+Rows are the reference's grades, columns the model's. A row's shares are its
+counts over its total. Per row (a grade the reference gave), the model is
+*too generous* where it gave more and *too strict* where it gave less; the
+mean gap is the mean of model minus reference there. People (and, where no
+person graded, imports) are the reference because they are what the model's
+labels stand in for, not because they never err.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final, Literal
+
+Against = Literal["both", "people", "imports"]
+AGAINST: Final[tuple[Against, ...]] = ("both", "people", "imports")
+ReferenceKind = Literal["people", "imports"]
+
+
+@dataclass(frozen=True)
+class Reference:
+    """The grades of one kind the model was set against: who gave them (the
+    people, or the imports), on how many items, in how many pairs (one per
+    rater per item)."""
+
+    kind: ReferenceKind
+    raters: tuple[str, ...] = ()
+    items: int = 0
+    pairs: int = 0
+
+    def words(self, *, only_where_no_person: bool = False) -> str:
+        """``people on 120 items``; ``imports (import:nist) on 1,170 items where
+        no person graded`` (the names as given: the caller shows them literally)."""
+        names = f" ({', '.join(self.raters)})" if self.kind == "imports" and self.raters else ""
+        where = " where no person graded" if only_where_no_person else ""
+        return f"{self.kind}{names} on {self.items:,} {_items(self.items)}{where}"
+
+
+def _items(count: int) -> str:
+    return "item" if count == 1 else "items"
 
 
 @dataclass(frozen=True)
 class GradeLean:
-    """One row: how the model graded the items people gave ``grade``."""
+    """One row: how the model graded the items its reference gave ``grade``."""
 
     grade: int
     pairs: int
@@ -47,17 +83,51 @@ class GradeLean:
 
 @dataclass(frozen=True)
 class Confusion:
-    """The table of one model against the people (see the module)."""
+    """The table of one model against its reference (see the module)."""
 
     model: str
     grades: tuple[int, ...]
     counts: tuple[tuple[int, ...], ...]
-    people: tuple[str, ...]
-    items: int
+    by_people: Reference
+    by_imports: Reference = Reference("imports")
+    against: Against = "both"
+
+    @property
+    def people(self) -> tuple[str, ...]:
+        """The people whose grades are in the table."""
+        return self.by_people.raters
+
+    @property
+    def imports(self) -> tuple[str, ...]:
+        """The imports whose grades are in the table."""
+        return self.by_imports.raters
+
+    @property
+    def items(self) -> int:
+        """The items in the table, whatever their reference."""
+        return self.by_people.items + self.by_imports.items
 
     @property
     def pairs(self) -> int:
         return sum(sum(row) for row in self.counts)
+
+    def references(self) -> tuple[Reference, ...]:
+        """The references the table holds items of, people first."""
+        return tuple(ref for ref in (self.by_people, self.by_imports) if ref.items)
+
+    def reference_words(self) -> str:
+        """Which reference the table is against, each with its items:
+        ``people on 120 items and imports (import:nist) on 1,170 items where no
+        person graded``; with no item, what was looked for."""
+        found = self.references()
+        if not found:
+            return {"both": "people or imports", "people": "people", "imports": "imports"}[
+                self.against
+            ]
+        return " and ".join(
+            ref.words(only_where_no_person=ref.kind == "imports" and self.against == "both")
+            for ref in found
+        )
 
     def row_shares(self) -> tuple[tuple[float | None, ...], ...]:
         """Each count over its row's total (None for an empty row)."""
@@ -67,17 +137,17 @@ class Confusion:
 
     def leanings(self) -> tuple[GradeLean, ...]:
         found = []
-        for i, person in enumerate(self.grades):
+        for i, given in enumerate(self.grades):
             row = self.counts[i]
             found.append(
                 GradeLean(
-                    person,
+                    given,
                     sum(row),
                     row[i],
                     sum(row[i + 1 :]),
                     sum(row[:i]),
                     sum(
-                        count * (model - person)
+                        count * (model - given)
                         for model, count in zip(self.grades, row, strict=True)
                     ),
                 )
@@ -94,14 +164,14 @@ class Confusion:
         )
 
     def line(self) -> str:
-        """The table in one line: how often the model agrees, leans up or down,
-        and the grade where each leaning is worst."""
+        """The table in one line: against what, how often the model agrees,
+        leans up or down, and the grade where each leaning is worst."""
         if not self.pairs:
-            return f"{self.model} vs people: no item graded by both"
+            return f"{self.model} vs {self.reference_words()}: no item graded by both"
         same, generous, strict = self.totals()
         pairs = self.pairs
         text = (
-            f"{self.model} vs people on {self.items:,} {'item' if self.items == 1 else 'items'} "
+            f"{self.model} vs {self.reference_words()} "
             f"({pairs:,} {'pair' if pairs == 1 else 'pairs'}): "
             f"same grade {same / pairs:.2f}, too generous {generous / pairs:.2f}, "
             f"too strict {strict / pairs:.2f}"
@@ -119,9 +189,14 @@ class Confusion:
         return text + ("; " + ", ".join(worst) if worst else "")
 
     def to_dict(self) -> dict[str, Any]:
+        """The table; ``reference``: the items of each reference (people, and
+        imports where no person graded under ``against`` both)."""
         return {
             "model": self.model,
+            "against": self.against,
             "people": list(self.people),
+            "imports": list(self.imports),
+            "reference": {"people": self.by_people.items, "imports": self.by_imports.items},
             "items": self.items,
             "pairs": self.pairs,
             "grades": list(self.grades),
@@ -137,13 +212,33 @@ def confusion(
     pairs: Iterable[tuple[int, int]],
     people: Sequence[str],
     items: int,
+    *,
+    imported: Iterable[tuple[int, int]] = (),
+    imports: Sequence[str] = (),
+    import_items: int = 0,
+    against: Against = "both",
 ) -> Confusion:
-    """The table from (person's grade, model's grade) pairs, on the scale's
-    ``grades``; ``items``: how many distinct items the pairs are of."""
+    """The table on the scale's ``grades`` from (person's grade, model's grade)
+    ``pairs`` on ``items`` distinct items graded by ``people``, and from
+    (imported grade, model's grade) pairs ``imported`` on ``import_items``
+    items graded by ``imports``; ``against``: the choice that made them."""
     index = {grade: i for i, grade in enumerate(grades)}
     counts = [[0] * len(grades) for _ in grades]
-    for person, labelled in pairs:
-        counts[index[person]][index[labelled]] += 1
+
+    def count(found: Iterable[tuple[int, int]]) -> int:
+        total = 0
+        for reference, labelled in found:
+            counts[index[reference]][index[labelled]] += 1
+            total += 1
+        return total
+
+    by_people = Reference("people", tuple(people), items, count(pairs))
+    by_imports = Reference("imports", tuple(imports), import_items, count(imported))
     return Confusion(
-        model, tuple(grades), tuple(tuple(row) for row in counts), tuple(people), items
+        model,
+        tuple(grades),
+        tuple(tuple(row) for row in counts),
+        by_people,
+        by_imports,
+        against,
     )
