@@ -41,3 +41,32 @@ async def test_the_agreement_screen_compares_people_and_says_what_it_left_out(
         ) in text
         assert "--annotators" not in text  # the command line's option, not the app's
         assert "qrels:teaching –" not in text and "– model:gpt" not in text and "carol" not in text
+
+
+async def test_a_model_is_set_against_the_imports_where_no_person_graded(
+    two_queries_ws: Path, tmp_path: Path
+) -> None:
+    items = _team(two_queries_ws, carol_settles_one=False)  # people grade the first three
+    assert len(items) == 6
+    importer = "qrels:[b]nist[/b]"  # a name of their own, shown as it is
+    (tmp_path / "nist.qrels").write_text("".join(f"{q} 0 {d} 3\n" for q, d in items))
+    (tmp_path / "gpt.qrels").write_text("".join(f"{q} 0 {d} 1\n" for q, d in items))
+    with open_workspace(two_queries_ws) as ws:
+        import_qrels(ws, tmp_path / "nist.qrels", annotator=importer)
+        import_qrels(ws, tmp_path / "gpt.qrels", source="model:gpt")
+    app = create_app(two_queries_ws, "lena")
+    async with app.run_test(size=(200, 40)) as pilot:
+        await wait_ready(pilot)
+        await pilot.press("K")
+        await wait_until(pilot, lambda: isinstance(app.screen, AgreementScreen), "agreement")
+        # alice and bob on the first three (two pairs each), the imports on the rest
+        line = (
+            f"model:gpt vs people on 3 items and imports ({importer}) on 3 items where no "
+            "person graded (9 pairs)"
+        )
+        await wait_until(pilot, lambda: line in screen_text(app), "the model's line")
+        text = screen_text(app)
+        # the reference's 3s: bob's one and the imports' three, all graded 1 by the model
+        assert "Models vs people (imports where no person graded)" in text
+        assert "reference 3 → model  0: 0 (0.00)  1: 4 (1.00)  2: 0 (0.00)" in text
+        assert "people 3 →" not in text

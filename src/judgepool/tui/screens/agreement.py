@@ -5,7 +5,8 @@ Per pair of annotators the items both graded, raw agreement and Cohen's κ
 Krippendorff's α (ordinal and interval), as ``judgepool agreement`` computes
 them (`judgepool.services.agreement`): the people who graded, with a line
 saying what was left out (imports, models, adjudications) and why; and, for
-each model with labels, its confusion table against the people, in short
+each model with labels, its confusion table against the people (and
+against imported qrels where no person graded), in short
 (`judgepool.services.confusion`, as ``agreement --confusion``). Beside the
 pairs, the highlighted pair's confusion table as a heat map (A's grades
 down, B's across: `ConfusionHeatMap`), following the highlight. An
@@ -88,7 +89,9 @@ class AgreementScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.query_one("#agreement-overall", Static).border_title = "All annotators"
-        self.query_one("#agreement-models", Static).border_title = "Models vs people"
+        self.query_one(
+            "#agreement-models", Static
+        ).border_title = "Models vs people (imports where no person graded)"
         grading_host(self.app).follow_grades(self)
         self.reload()
 
@@ -165,9 +168,10 @@ class AgreementScreen(Screen[None]):
         heat.show(confusions[row] if 0 <= row < len(confusions) else None)
 
     def _show_models(self) -> None:
-        """Each model's labels against the people's (`Confusion`), as
-        ``agreement --confusion`` gives them: the line, then per grade people
-        gave, how the model graded those items."""
+        """Each model's labels against the people's, or the imports' where no
+        person graded (`Confusion`), as ``agreement --confusion`` gives them:
+        the line, then per grade the reference gave, how the model graded
+        those items."""
         view = self.query_one("#agreement-models", Static)
         try:
             tables = every_model_confusion(grading_host(self.app).ws)
@@ -182,6 +186,8 @@ class AgreementScreen(Screen[None]):
                 text.append("\n")
             text.append_text(literal_text(found.line(), style="bold"))
             shares = found.row_shares()
+            kinds = [ref.kind for ref in found.references()]
+            reference = kinds[0] if len(kinds) == 1 else "reference"
             for lean, counts, row in zip(found.leanings(), found.counts, shares, strict=True):
                 if not lean.pairs:
                     continue
@@ -190,5 +196,5 @@ class AgreementScreen(Screen[None]):
                     for grade, count, share in zip(found.grades, counts, row, strict=True)
                 )
                 gap = "" if lean.mean_gap is None else f"  mean gap {lean.mean_gap:+.2f}"
-                text.append(f"\n  people {lean.grade} → model  {cells}{gap}")
+                text.append(f"\n  {reference} {lean.grade} → model  {cells}{gap}")
         view.update(text)
