@@ -81,17 +81,27 @@ def test_a_workspace_holds_the_labels_as_evidence_not_judgments(
     ):
         result = cli(*args)
         assert result.exit_code == 0, result.output
-    # under the workspace's rule the model's grades are judgments: nothing is a hole
+    # a model's grades are no judgments: the holes it labelled stay holes
     plain = compare_json(cli, "--workspace", ws, "-k", "2")
-    assert plain["pairs"][0]["verdict"] == "settled"
+    assert plain["pairs"][0]["verdict"] == "could flip"
+    assert plain["judgments"]["models"] == {} and plain["judgments"]["imports"] > 0
+    assert "+model:" not in plain["qrels_digest"]
+    # counted only when asked, and then named in the digest and the provenance
+    counted = compare_json(cli, "--workspace", ws, "-k", "2", "--with-model", "judge")
+    assert counted["pairs"][0]["verdict"] == "settled"
+    assert counted["qrels_digest"].endswith("+model:judge")
+    assert counted["judgments"]["models"] == {"judge": 80}
+    assert "model:judge's labels" in counted["pairs"][0]["sentence"]
     evidence = compare_json(cli, "--workspace", ws, "-k", "2", "--prior", "model:judge")
     (pair,) = evidence["pairs"]
-    assert evidence["qrels_digest"] != plain["qrels_digest"]  # the people's judgments alone
+    assert evidence["qrels_digest"] == plain["qrels_digest"]  # the people's judgments alone
     assert evidence["prior"]["items"] == 80 and evidence["prior"]["model_holes"] == 80
     assert pair["verdict"] == "probable" and pair["probable_leader"] == "a"
     table = cli("compare", "--workspace", ws, "-k", "2", "--unjudged", "zero", "--prior",
-                "model:judge").stdout  # fmt: skip
-    assert "without model:judge's grades" in table
+                "model:judge")  # fmt: skip
+    assert "rests on" in table.stdout and "model:judge's 160 labels not used (80 on items" in table.stderr
+    both = cli("compare", "--workspace", ws, "--prior", "model:judge", "--with-model", "judge")
+    assert both.exit_code != 0 and "both judgments and the evidence" in both.stderr
     missing = cli("compare", "--workspace", ws, "--prior", "model:other", "--unjudged", "zero")
     assert missing.exit_code != 0 and "model:other" in missing.stderr
     assert "'model:judge'" in missing.stderr and "Traceback" not in missing.output

@@ -16,17 +16,25 @@ from judgepool.core.consensus import (
     differ,
     disagreement,
     gap,
+    judged_grades,
     low_median,
     resolve,
+    used_grade,
 )
 
 
 def person(rater: str, grade: int, since: int) -> HeldGrade:
-    return HeldGrade(rater, grade, since, person=True)
+    return HeldGrade(rater, grade, since, "human")
 
 
 def imported(rater: str, grade: int, since: int) -> HeldGrade:
-    return HeldGrade(rater, grade, since, person=False)
+    """A grade not a person's: a model's (rater ``model:…``) or an import's."""
+    source = rater if rater.startswith(("model:", "import:")) else f"import:{rater}"
+    return HeldGrade(rater, grade, since, source)
+
+
+def model(name: str, grade: int, since: int) -> HeldGrade:
+    return HeldGrade(f"model:{name}", grade, since, f"model:{name}")
 
 
 def item(doc_id: str, *grades: HeldGrade, adjudications: tuple[HeldGrade, ...] = ()) -> ItemGrades:
@@ -157,7 +165,12 @@ def test_every_rule_gives_a_grade_some_rater_gave() -> None:
     rng = random.Random(11)
     for _ in range(500):
         grades = tuple(
-            HeldGrade(f"r{i}", rng.randint(0, 3), rng.randint(1, 10**6), rng.random() < 0.5)
+            HeldGrade(
+                f"r{i}",
+                rng.randint(0, 3),
+                rng.randint(1, 10**6),
+                rng.choice(["human", "import:x", "model:m"]),
+            )
             for i in range(rng.randint(1, 5))
         )
         found = ItemGrades("q", "d", grades)
@@ -175,3 +188,108 @@ def test_grades_differ_and_their_gap() -> None:
     assert differ([1, 0, 1])
     assert gap([2]) == 0
     assert gap([0, 3, 1]) == 3
+
+
+def test_a_grade_knows_its_source() -> None:
+    assert person("alice", 1, 1).kind == "people" and person("alice", 1, 1).person
+    assert imported("import:nist", 1, 1).kind == "imports"
+    found = model("judge", 1, 1)
+    assert found.kind == "models" and found.model == "judge" and not found.person
+    # a rater named like a person whose event came from a model is a model's grade
+    assert HeldGrade("bob", 0, 3, "model:x").model == "x"
+
+
+def test_a_models_label_never_enters_overrides_or_fills_in_by_default() -> None:
+    items = [
+        # the model is the newest grade: under latest it used to override alice
+        item("over-person", person("alice", 1, 1), model("judge", 3, 9)),
+        item("over-import", imported("import:nist", 0, 1), model("judge", 3, 9)),
+        item("over-adjudication", model("judge", 3, 9), adjudications=(person("judy", 0, 5),)),
+        # a hole only the model labelled stays a hole
+        item("hole", model("judge", 3, 9)),
+    ]
+    for rule in CONSENSUS_RULES:
+        decided = consensus(items, rule)
+        expected = {"over-person": 1, "over-import": 0}
+        if rule == "adjudicated":
+            expected["over-adjudication"] = 0
+        assert decided.judgments == {"q1": expected}, rule
+        assert decided.provenance.models == {}
+        assert decided.provenance.unused == {"judge": (4, 1)}
+        assert decided.unresolved == ()
+
+
+def test_with_model_counts_its_label_only_where_nobody_else_graded() -> None:
+    items = [
+        item("graded", person("alice", 1, 1), model("judge", 3, 9)),
+        item("hole", model("judge", 3, 9), model("other", 0, 10)),
+        item("others-hole", model("other", 2, 4)),
+    ]
+    for rule in CONSENSUS_RULES:
+        decided = consensus(items, rule, with_model="judge")
+        assert decided.judgments == {"q1": {"graded": 1, "hole": 3}}, rule
+        assert decided.provenance.people == 1
+        assert decided.provenance.models == {"judge": 1}
+        assert decided.provenance.unused == {"judge": (1, 0), "other": (2, 2)}
+        assert decided.provenance.with_model == "judge"
+
+
+def test_judged_grades_sets_the_models_aside() -> None:
+    mixed = item("d", person("alice", 1, 1), model("judge", 3, 2), imported("import:x", 2, 3))
+    assert judged_grades(mixed).grades == (person("alice", 1, 1), imported("import:x", 2, 3))
+    alone = item("d", model("judge", 3, 2))
+    assert judged_grades(alone).grades == ()
+    assert judged_grades(alone, "judge").grades == (model("judge", 3, 2),)
+    assert judged_grades(alone, "other").grades == ()
+    untouched = item("d", person("alice", 1, 1))
+    assert judged_grades(untouched) is untouched
+
+
+def test_the_provenance_names_the_source_of_the_grade_the_rule_used() -> None:
+    settled = item(
+        "settled", person("alice", 3, 1), person("bob", 1, 2),
+        adjudications=(person("judy", 2, 9),),
+    )  # fmt: skip
+    agreed = item("agreed", imported("import:nist", 2, 1), person("alice", 2, 2))
+    newer_import = item("newer", person("alice", 1, 1), imported("import:nist", 3, 2))
+    assert used_grade(settled, "adjudicated") == person("judy", 2, 9)
+    assert used_grade(settled, "latest") == person("bob", 1, 2)
+    # people and NIST agree: the grade rests on people
+    assert used_grade(agreed, "latest") == person("alice", 2, 2)
+    assert used_grade(newer_import, "latest") == imported("import:nist", 3, 2)
+    decided = consensus([settled, agreed, newer_import], "adjudicated")
+    assert (decided.provenance.people, decided.provenance.imports) == (2, 0)
+    assert decided.provenance.adjudications == 1
+    latest = consensus([settled, agreed, newer_import], "latest")
+    assert (latest.provenance.people, latest.provenance.imports) == (2, 1)
+    assert latest.provenance.adjudications == 0
+    assert latest.provenance.to_dict() == {
+        "people": 2, "imports": 1, "adjudications": 0, "models": {},
+        "models_not_used": {}, "with_model": None, "origin": "workspace",
+    }  # fmt: skip
+
+
+def test_the_provenance_lines_say_what_was_used_and_what_was_not() -> None:
+    items = [item("d1", person("alice", 1, 1)), item("d2", model("judge", 3, 2))]
+    default = consensus(items, "latest").provenance
+    assert default.line() == "1 grades: 1 people's, 0 imported, 0 adjudications"
+    assert default.left_out_line() == (
+        "model:judge's 1 label not used (1 on items nobody else graded: "
+        "--with-model judge to count those)"
+    )
+    counted = consensus(items, "latest", with_model="judge").provenance
+    assert counted.line() == (
+        "2 grades: 1 people's, 0 imported, 0 adjudications, "
+        "1 of model:judge's labels, on items nobody else graded"
+    )
+    assert counted.left_out_line() is None
+
+
+def test_a_disagreement_with_a_model_resolves_as_the_judgments_do() -> None:
+    found = disagreement(item("d1", person("alice", 1, 1), model("judge", 3, 2)))
+    assert found.grades == (("alice", 1), ("model:judge", 3))
+    assert (found.latest, found.median, found.adjudicated) == (1, 1, 1)
+    only_models = disagreement(item("d2", model("judge", 3, 1), model("other", 0, 2)))
+    assert (only_models.latest, only_models.median, only_models.adjudicated) == (None,) * 3
+    decided = consensus([item("d2", model("judge", 3, 1), model("other", 0, 2))], "adjudicated")
+    assert decided.unresolved == ()  # a hole, not a disagreement the rule left out

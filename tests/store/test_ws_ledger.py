@@ -115,9 +115,9 @@ def test_item_grades_reads_each_current_grade_as_the_rules_take_it(ws: Workspace
     items = item_grades(ws)
     assert [(found.query_id, found.doc_id) for found in items] == [("q1", "d1"), ("q2", "d5")]
     assert items[0].ordered == (
-        HeldGrade("alice", 2, first.id, person=True),
-        HeldGrade("import:nist.qrels", 3, imported, person=False),
-        HeldGrade("bob", 0, modelled.id, person=False),
+        HeldGrade("alice", 2, first.id, "human"),
+        HeldGrade("import:nist.qrels", 3, imported, "import:nist.qrels"),
+        HeldGrade("bob", 0, modelled.id, "model:x"),
     )
     assert items[0].adjudications == (HeldGrade("judy", 1, settled.id),)
     assert items[1] == ItemGrades("q2", "d5", (), (HeldGrade("judy", 0, settled_only),))
@@ -230,9 +230,13 @@ def test_under_adjudicated_people_stand_over_an_import(ws: Workspace) -> None:
     assert workspace_judgments(ws, "median")[0] == {"q1": {"d1": 1}}  # low median of 3, 1
     judge(ws, "q1", "d2", 3, annotator="m", source="model:x")
     judge(ws, "q1", "d2", 2, annotator="n", source="model:y")
-    # no person graded d2 and its grades differ: unresolved under adjudicated
-    assert "d2" not in workspace_judgments(ws, "adjudicated")[0]["q1"]
-    assert workspace_judgments(ws, "latest")[0]["q1"]["d2"] == 2
+    # only models labelled d2: a hole under every rule, unless one model is counted
+    for rule in ("adjudicated", "latest", "median"):
+        assert "d2" not in workspace_judgments(ws, rule)[0]["q1"]
+        assert workspace_judgments(ws, rule, with_model="x")[0]["q1"]["d2"] == 3
+        assert workspace_judgments(ws, rule, with_model="model:y")[0]["q1"]["d2"] == 2
+    # a model counted never moves a person's or an import's grade
+    assert workspace_judgments(ws, "latest", with_model="x")[0]["q1"]["d1"] == 1
 
 
 def test_undo_restores_a_state_not_a_place_in_time(ws: Workspace) -> None:

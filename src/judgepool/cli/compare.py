@@ -18,7 +18,7 @@ import click
 from judgepool.cli import main
 from judgepool.cli.compare_options import CompareOptions, compare_options, comparing
 from judgepool.cli.run_labels import run_labels
-from judgepool.cli.score_inputs import RunsRequest, runs_request
+from judgepool.cli.score_inputs import RunsRequest, note_left_out_models, runs_request
 from judgepool.cli.verdict_render import (
     render_compare_latex,
     render_compare_markdown,
@@ -109,6 +109,7 @@ def compare(
     with comparing(request, options, check_labels) as comparison:
         compared, trust = comparison.compared, comparison.trust
         qrels_label = comparison.inputs.judged.label
+    note_left_out_models(compared.provenance)
     if output_format == "json":
         data = compared.to_dict()
         if trust is not None:

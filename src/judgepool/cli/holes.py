@@ -16,8 +16,15 @@ import click
 
 from judgepool.cli import main
 from judgepool.cli.params import AsciiInteger
-from judgepool.cli.render import contract_lines, table
-from judgepool.cli.score_inputs import RunsRequest, engine_option, reading_runs, runs_request
+from judgepool.cli.render import contract_lines, rests_on_lines, table
+from judgepool.cli.score_inputs import (
+    RunsRequest,
+    engine_option,
+    note_left_out_models,
+    reading_runs,
+    runs_request,
+)
+from judgepool.core.consensus import Provenance
 from judgepool.core.engines import Engine
 from judgepool.display import literal
 from judgepool.services.verdicts import HOLE_ORDERS, HoleListing, list_holes
@@ -94,17 +101,27 @@ def holes(
     else:
         in_workspace = inputs.workspace is not None
         click.echo(
-            render_holes_table(listing, inputs.judged.label, order, inputs.contract, in_workspace)
-        )
+            render_holes_table(
+                listing, inputs.judged.label, order, inputs.contract, in_workspace,
+                inputs.judged.provenance,
+            )
+        )  # fmt: skip
+    note_left_out_models(inputs.judged.provenance)
 
 
 def render_holes_table(
-    listing: HoleListing, label: str, order: str, contract: Any, in_workspace: bool = False
+    listing: HoleListing,
+    label: str,
+    order: str,
+    contract: Any,
+    in_workspace: bool = False,
+    provenance: Provenance | None = None,
 ) -> str:
     """The holes for people: provenance, counts, then one row per document."""
     shown = len(listing.holes)
     out = [
         f"judgments  {literal(label)}",
+        *rests_on_lines(provenance),
         *contract_lines(contract),
         f"holes      {listing.total} unjudged documents in the top {contract.k} over "
         f"{listing.queries} queries; {order} order"

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import Any, Final
 
 from judgepool.core.audit import FINDING_KINDS, AuditReport
+from judgepool.core.consensus import Provenance
 from judgepool.core.contract import Contract
 from judgepool.core.measures import (
     CANDIDATE_NDCG,
@@ -71,16 +72,26 @@ def contract_lines(contract: Contract) -> list[str]:
     return [f"contract   {'  '.join(shown[:half])}", f"           {'  '.join(shown[half:])}"]
 
 
+def rests_on_lines(provenance: Provenance | None) -> list[str]:
+    """The line under ``judgments`` that says what they rest on (whose grades)."""
+    return [] if provenance is None else [f"rests on   {literal(provenance.line())}"]
+
+
 def render_score_table(
-    results: Sequence[ScoredRun], qrels_label: str, per_query: bool = False
+    results: Sequence[ScoredRun],
+    qrels_label: str,
+    per_query: bool = False,
+    provenance: Provenance | None = None,
 ) -> str:
-    """The summary of every run under one contract, with counts and provenance."""
+    """The summary of every run under one contract, with counts and provenance
+    (``provenance``: whose grades the judgments are)."""
     if not results:
         return ""
     contract = results[0].contract
     k = contract.k
     out = [
         f"judgments  {literal(qrels_label)}  (qrels digest {results[0].qrels_digest[:12]})",
+        *rests_on_lines(provenance),
         *contract_lines(contract),
         "",
     ]

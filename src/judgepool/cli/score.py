@@ -19,11 +19,13 @@ from judgepool.cli.score_inputs import (
     RunsRequest,
     engine_option,
     jobs_option,
+    note_left_out_models,
     reading_runs,
     runs_request,
 )
 from judgepool.core.audit import FINDING_KINDS, AuditReport
 from judgepool.core.audit_gate import FailOn, UnknownFindingKinds
+from judgepool.core.consensus import Provenance
 from judgepool.core.engines import Engine
 from judgepool.core.errors import UnjudgedRejected
 from judgepool.core.scored_run import ScoredRun
@@ -106,7 +108,8 @@ def score(
             from judgepool.services.evaluations import store_evaluations
 
             refused = store_evaluations(inputs.workspace, results, inputs.kinds, judged.consensus)
-    emit_scores(results, judged.label, output_format, per_query)
+    emit_scores(results, judged.label, output_format, per_query, judged.provenance)
+    note_left_out_models(judged.provenance)
     for audit_report in reports:
         emit_audit(audit_report, output_format)
     if refused is not None:
@@ -132,17 +135,25 @@ def emit_audit(report: AuditReport, output_format: str) -> None:
 
 
 def emit_scores(
-    results: Sequence[ScoredRun], qrels_label: str, output_format: str, per_query: bool
+    results: Sequence[ScoredRun],
+    qrels_label: str,
+    output_format: str,
+    per_query: bool,
+    provenance: Provenance | None = None,
 ) -> None:
-    """Print scored runs in the chosen format."""
+    """Print scored runs in the chosen format, with what the judgments rest
+    on (``provenance``: a table's line, each JSON line's ``judgments``)."""
     if output_format == "json":
         for result in results:
-            click.echo(json.dumps(result.to_dict(per_query=per_query), ensure_ascii=False))
+            data = result.to_dict(per_query=per_query)
+            if provenance is not None:
+                data["judgments"] = provenance.to_dict()
+            click.echo(json.dumps(data, ensure_ascii=False))
     elif output_format == "trec":
         for result in results:
             click.echo(render_trec(result, per_query=per_query), nl=False)
     else:
-        click.echo(render_score_table(results, qrels_label, per_query=per_query))
+        click.echo(render_score_table(results, qrels_label, per_query, provenance))
 
 
 @main.command()

@@ -22,10 +22,11 @@ import click
 
 from judgepool.cli.contract_options import build_contract, contract_options
 from judgepool.cli.progress import StageProgress
-from judgepool.core.consensus import CONSENSUS_RULES
+from judgepool.core.consensus import CONSENSUS_RULES, Provenance
 from judgepool.core.contract import PARAMETERS, Contract
 from judgepool.core.engines import ENGINES, Engine
 from judgepool.core.errors import InputError
+from judgepool.display import literal
 from judgepool.services.judgments_source import JudgmentsSource, qrels_source
 
 if TYPE_CHECKING:
@@ -48,6 +49,8 @@ class RunsRequest:
     preset: str | None
     # every contract option, None where not given
     contract_options: dict[str, Any] = field(default_factory=dict)
+    # a model whose labels count where nobody else graded (--with-model)
+    with_model: str | None = None
 
     def contract(self, base: Contract | None) -> Contract:
         """The contract: ``base`` (a workspace's default, or None), then the
@@ -68,10 +71,11 @@ def runs_request(func: F) -> F:
         workspace: str | None,
         consensus: str | None,
         preset: str | None,
+        with_model: str | None,
         **options: Any,
     ) -> Any:
         contract = {parameter.name: options.pop(parameter.name) for parameter in PARAMETERS}
-        request = RunsRequest(runs, qrels, workspace, consensus, preset, contract)
+        request = RunsRequest(runs, qrels, workspace, consensus, preset, contract, with_model)
         return func(*args, request=request, **options)
 
     decorated = _judgments_options(contract_options(command))
@@ -80,6 +84,7 @@ def runs_request(func: F) -> F:
 
 def _judgments_options(func: F) -> F:
     """The options that say where the judgments come from."""
+    func = with_model_option(func)
     func = click.option(
         "--consensus", type=click.Choice(CONSENSUS_RULES), default=None,
         help="With --workspace: how one grade per (query, doc) is chosen when annotators "
@@ -92,6 +97,27 @@ def _judgments_options(func: F) -> F:
     return click.option(
         "--qrels", metavar="FILE", help="Judgments in TREC qrels format (plain or gzip)."
     )(func)
+
+
+def with_model_option(func: F) -> F:
+    """``--with-model NAME``: a model's labels counted where nobody else graded."""
+    return click.option(
+        "--with-model", metavar="NAME", default=None,
+        help="With --workspace: count model:NAME's labels as grades of the items nobody else "
+        "graded (never over a person's, an import's or an adjudicator's grade). Without it, "
+        "a model's labels are evidence, not judgments: the items only a model graded stay "
+        "unjudged. Every output names the model, and the judgments' digest ends in "
+        "+model:NAME.",
+    )(func)  # fmt: skip
+
+
+def note_left_out_models(provenance: Provenance) -> None:
+    """Say on standard error which models' labels the numbers left out (and
+    how to count them): apart from the results, so labelling a workspace's
+    holes with a model leaves a command's output as it was."""
+    line = provenance.left_out_line()
+    if line is not None:
+        click.echo(f"judgepool: {literal(line)}", err=True)
 
 
 def engine_option(help_text: str) -> Callable[[F], F]:
@@ -151,15 +177,12 @@ class RunInputs:
 
 
 @contextmanager
-def reading_runs(
-    request: RunsRequest, *, warm_workers: bool = False, leave_out_source: str | None = None
-) -> Iterator[RunInputs]:
+def reading_runs(request: RunsRequest, *, warm_workers: bool = False) -> Iterator[RunInputs]:
     """The start every command reading runs shares: a progress line on a
     terminal, the judgments read and the runs resolved. The progress line is
     cleared when the block ends, before the command prints its results.
     ``warm_workers``: start the worker processes' imports while the judgments
-    are read (for runs read in parallel). ``leave_out_source``: a workspace's
-    grades of that source (``model:NAME``) are not judgments here."""
+    are read (for runs read in parallel)."""
     progress = StageProgress(enabled=sys.stderr.isatty())
     with progress:
         if warm_workers:
@@ -167,22 +190,24 @@ def reading_runs(
 
             warm_up()
         progress.update("reading judgments")
-        judged, contract, ws = read_judgments(request, leave_out_source=leave_out_source)
+        judged, contract, ws = read_judgments(request)
         yield RunInputs(judged, contract, ws, tuple(run_refs(ws, request.runs)), progress)
 
 
-def read_judgments(
-    request: RunsRequest, *, leave_out_source: str | None = None
-) -> tuple[JudgmentsSource, Contract, Workspace | None]:
+def read_judgments(request: RunsRequest) -> tuple[JudgmentsSource, Contract, Workspace | None]:
     """The judgments, the contract built on them, and the workspace they come
-    from (None for a qrels file); a workspace's grades of ``leave_out_source``
-    left out of them."""
+    from (None for a qrels file); a model's labels only with ``--with-model``."""
     qrels, workspace = request.qrels, request.workspace
     if (qrels is None) == (workspace is None):
         raise click.UsageError("give the judgments with either --qrels FILE or --workspace WS")
     if qrels is not None:
         if request.consensus is not None:
             raise click.UsageError("--consensus applies to --workspace only")
+        if request.with_model is not None:
+            raise click.UsageError(
+                "--with-model applies to --workspace only (a qrels file holds no model's labels "
+                "apart from its judgments)"
+            )
         if not Path(qrels).exists():
             raise InputError("no such file", qrels)
         contract = request.contract(None)
@@ -197,7 +222,7 @@ def read_judgments(
         raise click.UsageError(
             f"the workspace's grades are on the scale {ws.scale}; --scale cannot change it"
         )
-    judged = workspace_source(ws, request.consensus, leave_out_source=leave_out_source)
+    judged = workspace_source(ws, request.consensus, with_model=request.with_model)
     return judged, contract, ws
 
 

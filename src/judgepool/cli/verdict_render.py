@@ -145,6 +145,7 @@ def render_compare_table(
     k = report.contract.k
     out = [
         f"judgments  {literal(qrels_label)}  (qrels digest {compared.qrels_digest[:12]})",
+        f"rests on   {literal(compared.provenance.line())}",
         *contract_lines(report.contract),
         f"fingerprint {compared.fingerprint[:16]}",
         *population_lines(report),
@@ -176,7 +177,7 @@ def render_compare_table(
     out.append("")
     out.append("in words")
     for p in report.pairs:
-        words = sentence_of(p, literal(p.a), literal(p.b)).text
+        words = sentence_of(p, literal(p.a), literal(p.b), models=compared.models).text
         out.append(f"{keys[p.a]}  {keys[p.b]}  {words}")
     out.append("")
     out.extend(_legend(report))
@@ -251,19 +252,21 @@ def render_compare_markdown(compared: ComparedRuns) -> str:
                     "effect", "diff bounds", "P(A ahead)", "verdict", "in words"]))  # fmt: skip
     out.append(row(["---", "---", *["---:"] * 8, "---", "---"]))
     for p in report.pairs:
+        words = sentence_of(p, literal(p.a), literal(p.b), models=compared.models).text
         out.append(row([
             literal(p.a), literal(p.b), fmt(p.mean_diff), f"{p.wins}/{p.ties}/{p.losses}",
             f"{pvalue(p.t_p)} ({pvalue(p.t_p_adjusted)})",
             f"{pvalue(p.randomization_p)} ({pvalue(p.randomization_p_adjusted)})",
             interval(p.bootstrap_ci), fmt(p.effect_size, 3), interval(p.diff_bounds),
-            share(p.p_a_ahead), p.verdict or "-", sentence_of(p, literal(p.a), literal(p.b)).text,
+            share(p.p_a_ahead), p.verdict or "-", words,
         ]))  # fmt: skip
     out.append("")
     out.append(
         f"{len(report.population)} queries ({len(report.left_out)} left out); p-values adjusted "
         f"by {report.correction}; {report.permutations} permutations, {report.bootstrap} "
         f"bootstrap resamples, seed {report.seed}; contract fingerprint "
-        f"`{compared.fingerprint}`, qrels digest `{compared.qrels_digest}`. In words: "
+        f"`{compared.fingerprint}`, qrels digest `{compared.qrels_digest}`; the judgments: "
+        f"{literal(compared.provenance.line())}. In words: "
         f"significant when rand p adj < {ALPHA} and the bootstrap interval lies on the "
         "difference's side of 0." + _markdown_draws(report)
     )
@@ -343,6 +346,7 @@ def render_compare_latex(compared: ComparedRuns, labels: Mapping[str, str] | Non
             f"judgepool compare: contract fingerprint {compared.fingerprint}, "
             f"qrels digest {compared.qrels_digest}"
         ),
+        latex_comment(f"judgments: {compared.provenance.line()}"),
     ]
     for i, (run, digest) in enumerate(zip(report.runs, compared.run_digests, strict=True)):
         out.append(

@@ -355,6 +355,14 @@ def pool_command(workspace: str, runs: str | None, depth: int, name: str) -> Non
     help="How several annotators' grades become one: latest, median (the lower middle "
     "grade on an even count) or adjudicated. [default: the workspace's, latest]",
 )
+@click.option(
+    "--with-model",
+    metavar="NAME",
+    default=None,
+    help="Qrels only: write model:NAME's labels too, as the grades of the items nobody else "
+    "graded, after a comment line naming the model. [default: people's, imports' and "
+    "adjudicators' grades only; a model's labels are evidence, not judgments]",
+)
 def export_command(
     workspace: str,
     what: str,
@@ -362,12 +370,15 @@ def export_command(
     annotator: str | None,
     fmt: str | None,
     consensus: str | None,
+    with_model: str | None,
 ) -> None:
     """Export WORKSPACE's judgments as TREC qrels (qid 0 docid grade, sorted),
     or the notes annotators left.
 
-    qrels: by default the consensus of all annotators; with --annotator, one
-    annotator's current grades. Items only marked unsure are not judged.
+    qrels: by default the consensus of the people's, imports' and
+    adjudicators' grades (a model's labels only with --with-model); with
+    --annotator, one annotator's current grades. Items only marked unsure are
+    not judged.
     notes: every note in the order it was written, with its item, annotator,
     grade and time (--format tsv or jsonl). In TSV, a note, ID or name that a
     spreadsheet would take for a formula (=HYPERLINK(...)) starts with a
@@ -379,6 +390,8 @@ def export_command(
     """
     to_stdout = is_standard_output(output)  # the summary must not mix with the exported data
     if what == "notes":
+        if with_model is not None:
+            raise click.UsageError("--with-model applies to qrels only")
         _export_notes(workspace, output, annotator, fmt or "tsv", consensus, to_stdout)
         return
     if fmt is not None:
@@ -387,7 +400,9 @@ def export_command(
         workspaces.open_workspace(workspace) as ws,
         open_output(output, workspace=ws.path) as stream,
     ):
-        result = qrels_files.export_qrels(ws, stream, annotator=annotator, rule=consensus)
+        result = qrels_files.export_qrels(
+            ws, stream, annotator=annotator, rule=consensus, with_model=with_model
+        )
     whose = (
         f"annotator {quoted(annotator)}" if annotator is not None else f"consensus {result.rule}"
     )
@@ -402,6 +417,12 @@ def export_command(
             f"wrote {result.judgments:,} judgments over {result.queries:,} queries ({whose}) to "
             f"{literal(output)}; qrels digest {result.digest}"
         )
+    if result.provenance is not None:
+        if not to_stdout:
+            click.echo(f"judgments: {result.provenance.line()}")
+        left_out = result.provenance.left_out_line()
+        if left_out is not None:
+            click.echo(f"judgepool: {left_out}", err=True)
 
 
 def _export_notes(

@@ -150,8 +150,10 @@ def _bounds_part(
     diff_bounds: tuple[float, float] | None,
     holes: int,
     p_a_ahead: float | None = None,
+    models: tuple[str, ...] = (),
 ) -> str:
-    """What the unjudged documents can still do to the difference."""
+    """What the unjudged documents can still do to the difference; ``models``:
+    the models whose labels count among the judgments (``--with-model``)."""
     if verdict is None or diff_bounds is None:
         return "the holes are not bounded under this contract"
     low, high = diff_bounds
@@ -164,6 +166,10 @@ def _bounds_part(
             winner = a if bounded_for > 0 else b
             return f"once the holes are judged {winner} is ahead, whatever their grades"
         if holes == 0:
+            if models:
+                # never "the judgments" alone when a model's labels are among them
+                labels = " and ".join(f"model:{name}'s labels" for name in models)
+                return f"settled by the judgments with {labels} counted in"
             return "settled by the judgments"
         return "settled, whatever grades the holes get"
     who = _holes(holes) if holes else "the other runs' holes"
@@ -195,15 +201,17 @@ def pair_sentence(
     diff_bounds: tuple[float, float] | None,
     holes: int,
     p_a_ahead: float | None = None,
+    models: tuple[str, ...] = (),
 ) -> PairSentence:
     """The sentence of the pair (``a``, ``b``), A − B = ``mean_diff``, with the
     randomisation test's adjusted p-value ``p_adjusted`` and, when the holes'
-    grades were drawn, the share of draws ``p_a_ahead`` that put A ahead."""
+    grades were drawn, the share of draws ``p_a_ahead`` that put A ahead;
+    ``models``: the models whose labels count among the judgments."""
     if mean_diff is None:
         return PairSentence(f"{a} and {b}: no common query to compare them on", "", "")
     if verdict == "tied":
         return PairSentence(f"{a} and {b} tied under every assignment of the holes", "", "")
-    holes_part = _bounds_part(a, b, mean_diff, verdict, diff_bounds, holes, p_a_ahead)
+    holes_part = _bounds_part(a, b, mean_diff, verdict, diff_bounds, holes, p_a_ahead, models)
     if mean_diff == 0:
         return PairSentence(f"{a} and {b} level (mean difference 0)", "", holes_part)
     leader, other = (a, b) if mean_diff > 0 else (b, a)
@@ -220,9 +228,16 @@ def pair_sentence(
     return PairSentence(standing, significance, holes_part, word == "significant")
 
 
-def sentence_of(pair: PairStats, a: str | None = None, b: str | None = None) -> PairSentence:
+def sentence_of(
+    pair: PairStats,
+    a: str | None = None,
+    b: str | None = None,
+    *,
+    models: tuple[str, ...] = (),
+) -> PairSentence:
     """`pair_sentence` of a compared pair, its runs named ``a`` and ``b``
-    (default: as the comparison names them)."""
+    (default: as the comparison names them); ``models``: the models whose
+    labels count among the judgments (the sentence then names them)."""
     return pair_sentence(
         a=pair.a if a is None else a,
         b=pair.b if b is None else b,
@@ -233,4 +248,5 @@ def sentence_of(pair: PairStats, a: str | None = None, b: str | None = None) -> 
         diff_bounds=pair.diff_bounds,
         holes=pair.holes,
         p_a_ahead=pair.p_a_ahead,
+        models=models,
     )

@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from judgepool.core.consensus import Provenance, file_provenance
 from judgepool.core.contract import Scale
-from judgepool.core.raters import MODEL_PREFIX
 from judgepool.core.types import Judgments
 from judgepool.formats.trec import read_qrels
 
@@ -39,39 +39,48 @@ class JudgmentsSource:
     consensus: str | None = None
     # (query, doc) the consensus rule left out of the judgments, with why
     left_out: Mapping[tuple[str, str], str] = field(default_factory=dict)
+    # what the judgments rest on: people's, imports', adjudications' and
+    # models' grades, and the models' labels left out
+    provenance: Provenance = field(default_factory=Provenance)
+
+    @property
+    def with_model(self) -> str | None:
+        """The model whose labels count (on items nobody else graded), if any."""
+        return self.provenance.with_model
 
 
 def qrels_source(path: str | Path, scale: Scale) -> JudgmentsSource:
     """The judgments of a qrels file (plain or gzip), its grades on ``scale``."""
     read = read_qrels(path, scale)
-    return JudgmentsSource(read.judgments, read.digest, str(path))
+    grades = sum(len(docs) for docs in read.judgments.values())
+    return JudgmentsSource(
+        read.judgments, read.digest, str(path), provenance=file_provenance(grades)
+    )
 
 
 def workspace_source(
-    ws: Workspace, rule: str | None = None, *, leave_out_source: str | None = None
+    ws: Workspace, rule: str | None = None, *, with_model: str | None = None
 ) -> JudgmentsSource:
     """The workspace's judgments under the consensus ``rule`` (None: the
     workspace's default); each item the rule leaves out (a disagreement no
     adjudicator resolved) is kept with the annotators' grades, to explain a run
-    refused for "unjudged" documents that were in fact graded.
-    ``leave_out_source``: the grades of that source (``model:NAME``) are not
-    judgments here (they are the evidence a model prior calibrates); the bare
-    prefix ``model:`` leaves out every model's."""
+    refused for "unjudged" documents that were in fact graded. Models' labels
+    are not judgments: ``with_model`` (``NAME``) counts that model's on the
+    items nobody else graded."""
     # Imported here: scoring plain files must not pay for loading SQLite.
     from judgepool.services.consensus import workspace_consensus
 
     chosen_rule = rule or ws.default_consensus()
-    chosen = workspace_consensus(ws, chosen_rule, leave_out_source=leave_out_source)
+    chosen = workspace_consensus(ws, chosen_rule, with_model=with_model)
     left_out = {
         (item.query_id, item.doc_id): "an unresolved disagreement (no adjudicator's grade; "
         + ", ".join(f"{who}={grade}" for who, grade in item.grades)
         + ")"
         for item in chosen.unresolved
     }
-    without = "" if leave_out_source is None else f", without {leave_out_source}'s grades"
-    if leave_out_source == MODEL_PREFIX:
-        without = ", without the models' grades"
+    model = chosen.with_model
+    counted = "" if model is None else f", with model:{model}'s labels where nobody else graded"
     return JudgmentsSource(
-        chosen.judgments, chosen.digest, f"workspace {ws.path} ({chosen_rule}{without})",
-        str(ws.path), chosen_rule, left_out,
+        chosen.judgments, chosen.digest, f"workspace {ws.path} ({chosen_rule}{counted})",
+        str(ws.path), chosen_rule, left_out, chosen.provenance,
     )  # fmt: skip

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
+from judgepool.core.consensus import Provenance
 from judgepool.core.errors import InputError
 from judgepool.core.progress import LinesCallback
 from judgepool.core.tokens import name_problem
@@ -132,6 +133,8 @@ class QrelsExport:
     rule: str | None
     annotator: str | None
     unresolved: int
+    # what a consensus export rests on (None for one annotator's grades)
+    provenance: Provenance | None = None
 
 
 def export_qrels(
@@ -140,25 +143,40 @@ def export_qrels(
     *,
     annotator: str | None = None,
     rule: str | None = None,
+    with_model: str | None = None,
 ) -> QrelsExport:
     """Write TREC qrels (``qid 0 docid grade``, sorted) to ``out``: the consensus
-    under ``rule`` (the workspace's default when None), or one annotator's
-    current grades."""
+    under ``rule`` (the workspace's default when None) of people's, imports' and
+    adjudicators' grades, or one annotator's current grades. ``with_model``:
+    that model's labels too, on the items nobody else graded, after a comment
+    line that names the model and how many of its labels were counted (TREC
+    readers skip lines starting with #)."""
     if annotator is not None and rule is not None:
         raise InputError("export either one annotator's grades or a consensus, not both")
+    if annotator is not None and with_model is not None:
+        raise InputError("--with-model goes with a consensus, not one annotator's grades")
     unresolved = 0
+    provenance: Provenance | None = None
     if annotator is not None:
         check_known_annotator(ws, annotator)
         judgments = ledger.annotator_grades(ws, annotator)
         digest = qrels_digest(judgments)
         used_rule = None
     else:
-        chosen = workspace_consensus(ws, rule)
+        chosen = workspace_consensus(ws, rule, with_model=with_model)
         judgments, digest, used_rule = chosen.judgments, chosen.digest, chosen.rule
         unresolved = len(chosen.unresolved)
+        provenance = chosen.provenance
+        if chosen.with_model is not None:
+            counted = provenance.models.get(chosen.with_model, 0)
+            out.write(
+                f"# judgepool: model:{chosen.with_model}'s labels counted as the grades of "
+                f"{counted} items nobody else graded (--with-model); the rest are people's, "
+                "imports' and adjudicators' grades\n"
+            )
     count = 0
     for query_id in sorted(judgments):
         for doc_id, grade in sorted(judgments[query_id].items()):
             out.write(f"{query_id} 0 {doc_id} {grade}\n")
             count += 1
-    return QrelsExport(count, len(judgments), digest, used_rule, annotator, unresolved)
+    return QrelsExport(count, len(judgments), digest, used_rule, annotator, unresolved, provenance)

@@ -25,6 +25,7 @@ from typing import Any, Final, Literal
 
 from judgepool.core.bounds import TopK
 from judgepool.core.comparison_size import check_comparison_size
+from judgepool.core.consensus import Provenance
 from judgepool.core.contract import Contract
 from judgepool.core.engines import Engine
 from judgepool.core.errors import ContractError
@@ -81,6 +82,14 @@ class ComparedRuns:
     tops: tuple[Mapping[str, TopK], ...] = ()
     # each run's summary over all its scored queries (as ``score`` prints it)
     summaries: tuple[Summary, ...] = ()
+    # what the judgments rest on: people's, imports', adjudications' and
+    # (only when asked) a model's grades
+    provenance: Provenance = field(default_factory=Provenance)
+
+    @property
+    def models(self) -> tuple[str, ...]:
+        """The models whose labels count among the judgments (``--with-model``)."""
+        return tuple(sorted(self.provenance.models))
 
     @property
     def contract(self) -> Contract:
@@ -98,6 +107,7 @@ class ComparedRuns:
             "contract": self.contract.to_dict(),
             "qrels_digest": self.qrels_digest,
             "fingerprint": self.fingerprint,
+            "judgments": self.provenance.to_dict(),
             "population": {
                 "queries": len(report.population),
                 "left_out": [
@@ -137,7 +147,7 @@ class ComparedRuns:
                     "expected_diff": pair.expected_diff,
                     "expected_diff_interval": _pair_list(pair.expected_diff_interval),
                     "probable_leader": pair.probable_leader,
-                    "sentence": sentence_of(pair).text,
+                    "sentence": sentence_of(pair, models=self.models).text,
                 }
                 for pair in report.pairs
             ],
@@ -283,7 +293,7 @@ def compare_runs(
     digests = tuple(run.run_digest for run, _ in scored)
     tops = tuple(top for _, top in scored)
     summaries = tuple(run.evaluation.summary for run, _ in scored)
-    return ComparedRuns(report, judged.digest, digests, timings, tops, summaries)
+    return ComparedRuns(report, judged.digest, digests, timings, tops, summaries, judged.provenance)
 
 
 @dataclass(frozen=True)

@@ -17,9 +17,6 @@ from judgepool.display import quoted
 from judgepool.store.snapshots import read_snapshot
 from judgepool.store.workspace import Workspace, now
 
-ANY_MODEL: Final = "model:"
-"""As ``leave_out_source``: every model's grades (``model:NAME``, any NAME)."""
-
 _EVENT_COLUMNS: Final = (
     "id, query_id, doc_id, grade, unsure, annotator, created_at, previous_grade, "
     "previous_event, note, source, seconds, undoes, adjudicates, restored_from"
@@ -322,24 +319,16 @@ def set_role(conn: sqlite3.Connection, name: str, role: str | None) -> None:
 # -- consensus ------------------------------------------------------------------
 
 
-def item_grades(ws: Workspace, *, leave_out_source: str | None = None) -> list[ItemGrades]:
+def item_grades(ws: Workspace) -> list[ItemGrades]:
     """Every item with a current grade or adjudication, its grades as the
-    consensus rules take them (`judgepool.core.consensus`), in (query, doc)
-    order, read on one snapshot of the file. ``leave_out_source``: the grades
-    recorded with that source (a model's, ``model:NAME``) are not read; the
-    bare prefix ``model:`` (`ANY_MODEL`) leaves out every model's."""
-    params: tuple[str, ...] = ()
-    left_out = ""
-    if leave_out_source == ANY_MODEL:
-        left_out, params = "AND e.source NOT LIKE ? ", (ANY_MODEL + "%",)
-    elif leave_out_source is not None:
-        left_out, params = "AND e.source != ? ", (leave_out_source,)
+    consensus rules take them (`judgepool.core.consensus`), each with the
+    source of the event that gave it (the rules set models' labels aside), in
+    (query, doc) order, read on one snapshot of the file."""
     with read_snapshot(ws.conn) as conn:
         grades = conn.execute(
             "SELECT c.query_id, c.doc_id, c.annotator, c.grade, c.since_event, e.source "
             "FROM current_judgments c JOIN judgment_events e ON e.id = c.event_id "
-            f"WHERE c.grade IS NOT NULL {left_out}ORDER BY c.query_id, c.doc_id",
-            params,
+            "WHERE c.grade IS NOT NULL ORDER BY c.query_id, c.doc_id"
         ).fetchall()
         settled: dict[tuple[str, str], list[HeldGrade]] = {}
         for query_id, doc_id, adjudicator, grade, since in conn.execute(
@@ -354,7 +343,7 @@ def item_grades(ws: Workspace, *, leave_out_source: str | None = None) -> list[I
         while end < len(grades) and grades[end][0] == query_id and grades[end][1] == doc_id:
             end += 1
         held = tuple(
-            HeldGrade(rater, grade, since, source == "human")
+            HeldGrade(rater, grade, since, source)
             for _, _, rater, grade, since, source in grades[index:end]
         )
         index = end
