@@ -265,7 +265,7 @@ def test_the_provenance_names_the_source_of_the_grade_the_rule_used() -> None:
     assert latest.provenance.adjudications == 0
     assert latest.provenance.to_dict() == {
         "people": 2, "imports": 1, "adjudications": 0, "models": {},
-        "models_not_used": {}, "with_model": None, "origin": "workspace",
+        "with_model": None, "origin": "workspace",
     }  # fmt: skip
 
 

@@ -33,7 +33,7 @@ from judgepool.cli.figure_data import (
 from judgepool.cli.figure_table import FigureSpec, caption_facts, figures_for
 from judgepool.cli.output_file import open_output, write_error
 from judgepool.cli.run_labels import run_labels
-from judgepool.cli.score_inputs import RunsRequest, runs_request
+from judgepool.cli.score_inputs import RunsRequest, note_left_out_models, runs_request
 from judgepool.core.errors import InputError
 from judgepool.display import quoted
 from judgepool.services.verdicts import ComparedRuns
@@ -110,6 +110,7 @@ def report(
         progress.update("writing the report")
         with open_output(output, workspace=protected) as stream:
             stream.write(page)
+    note_left_out_models(compared.provenance)
 
 
 def _check_output(output: str) -> None:

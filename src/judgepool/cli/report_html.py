@@ -149,6 +149,7 @@ def _contract(page: ReportPage) -> str:
         f'<tr><th class="text">{name}</th><td class="text{kind}">{text(value)}</td></tr>'
         for name, kind, value in (
             ("judgments", "", page.qrels_label),
+            ("rests on", "", compared.provenance.line()),
             ("qrels digest", " digest", compared.qrels_digest),
             ("fingerprint", " digest", compared.fingerprint),
         )
@@ -217,7 +218,7 @@ def _comparison(page: ReportPage) -> str:
             f"<td>{interval(p.diff_bounds)}</td><td>{share(p.p_a_ahead)}</td>"
             f"<td{_verdict_class(p.verdict)}>{text(p.verdict or '-')}</td><td>{p.holes:,}</td></tr>"
         )
-        sentence = sentence_of(p, literal(a), literal(b)).text
+        sentence = sentence_of(p, literal(a), literal(b), models=page.compared.models).text
         words.append(f"<li>{html.escape(sentence, quote=True)}</li>")
     head = _head("A", "B", "diff", "W/T/L", "t p (adj)", "rand p (adj)", "bootstrap 95% CI",
                  "effect", "diff bounds", "P(A ahead)", "verdict", "holes")  # fmt: skip

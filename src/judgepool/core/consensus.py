@@ -224,16 +224,14 @@ class Provenance:
         return self.people + self.imports + self.adjudications + sum(self.models.values())
 
     def to_dict(self) -> dict[str, Any]:
-        """The ``judgments`` object of every JSON output."""
+        """The ``judgments`` object of every JSON output: what the numbers rest
+        on. The labels left out are not in it (`left_out_line` says them), so
+        a model labelling holes leaves the JSON as it was."""
         return {
             "people": self.people,
             "imports": self.imports,
             "adjudications": self.adjudications,
             "models": dict(sorted(self.models.items())),
-            "models_not_used": {
-                name: {"labels": labels, "on_items_nobody_else_graded": alone}
-                for name, (labels, alone) in sorted(self.unused.items())
-            },
             "with_model": self.with_model,
             "origin": self.origin,
         }

@@ -13,9 +13,10 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
+from judgepool.core.errors import InputError
 from judgepool.core.scored_run import ScoredRun
 from judgepool.core.types import Evaluation
-from judgepool.services.consensus import check_rule, workspace_consensus
+from judgepool.services.consensus import check_rule, split_digest, workspace_consensus
 from judgepool.store.evaluations import (
     StoredEvaluation,
     get_stored,
@@ -52,8 +53,7 @@ def save_evaluation(
             implementation=implementation,
         )
     stored = get_stored(ws, evaluation_id)
-    current = workspace_consensus(ws, consensus).digest == qrels_digest
-    return replace(stored, current=current)
+    return replace(stored, current=_is_current(ws, consensus, qrels_digest))
 
 
 def store_evaluations(
@@ -87,8 +87,30 @@ def list_evaluations(ws: Workspace) -> list[StoredEvaluation]:
     ``qrels_digest`` is still the digest of the workspace's judgments under
     its consensus rule (False: the judged universe has changed since)."""
     stored = list_stored(ws)
-    digests = {rule: workspace_consensus(ws, rule).digest for rule in {s.consensus for s in stored}}
-    return [replace(s, current=digests[s.consensus] == s.qrels_digest) for s in stored]
+    # one consensus per rule and model counted, however many evaluations share it
+    digests = {(s.consensus, split_digest(s.qrels_digest)[1]): "" for s in stored}
+    for rule, model in digests:
+        digests[rule, model] = _digest_now(ws, rule, model)
+    return [
+        replace(s, current=digests[s.consensus, split_digest(s.qrels_digest)[1]] == s.qrels_digest)
+        for s in stored
+    ]
+
+
+def _digest_now(ws: Workspace, rule: str, model: str | None) -> str:
+    """The digest the judgments have now under ``rule``, ``model``'s labels
+    counted where nobody else graded ("" when the workspace no longer holds a
+    label of that model: an evaluation that counted it is not current)."""
+    try:
+        return workspace_consensus(ws, rule, with_model=model).digest
+    except InputError:
+        return ""
+
+
+def _is_current(ws: Workspace, rule: str, qrels_digest: str) -> bool:
+    """Whether an evaluation's judgments are still the workspace's (under its
+    rule, with the model it counted, if any)."""
+    return _digest_now(ws, rule, split_digest(qrels_digest)[1]) == qrels_digest
 
 
 def load_evaluation(
@@ -96,5 +118,5 @@ def load_evaluation(
 ) -> tuple[StoredEvaluation, list[dict[str, Any]]]:
     """One stored evaluation and its per-query records."""
     stored = get_stored(ws, evaluation_id)
-    current = workspace_consensus(ws, stored.consensus).digest == stored.qrels_digest
+    current = _is_current(ws, stored.consensus, stored.qrels_digest)
     return replace(stored, current=current), per_query_records(ws, evaluation_id)

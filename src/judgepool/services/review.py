@@ -30,6 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from judgepool.core.audit import AuditReport
+from judgepool.core.consensus import Provenance
 from judgepool.core.contract import Contract
 from judgepool.core.drilldown import Drilldown, drill_down_lists
 from judgepool.core.engines import Engine
@@ -86,6 +87,8 @@ class Scoreboard:
     judged_queries: int
     judgments: int
     runs: tuple[RunScore, ...]
+    # whose grades the judgments are, and the models' labels left out
+    provenance: Provenance = field(default_factory=Provenance)
 
     def run(self, name: str) -> RunScore:
         for score in self.runs:
@@ -143,6 +146,7 @@ def score_workspace_runs(
         judged_queries=len(judgments),
         judgments=sum(len(docs) for docs in judgments.values()),
         runs=tuple(scores),
+        provenance=judged.provenance,
     )
 
 

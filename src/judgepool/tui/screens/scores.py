@@ -212,10 +212,14 @@ class ScoresScreen(ReviewScreen):
         refused.update(line or "")
         title = Text("Scores", style="bold")
         title.append(
-            f"   judgments: {board.judgments} grades on {board.judged_queries} queries"
+            f"   judgments: {board.provenance.line()}, on {board.judged_queries} queries"
             f" (qrels digest {board.qrels_digest[:12]})",
             style="",
         )
+        left_out = board.provenance.left_out_line()
+        if left_out is not None:
+            # a model's labels are evidence here, never judgments: say so
+            title.append(f"\n   {left_out}", style="dim")
         self.query_one("#scores-title", Static).update(title)
         self._show_run(runs.current_run)
 
