@@ -7,7 +7,14 @@ comparisons that could still flip closest to a verdict
 grade the order is recomputed with that grade known (`SettleQueue.judge`),
 and the next hole is shown. This widget is the line that says so ("settle
 order: 37 holes, 2 of 3 pairs could flip") and the workers behind it; it
-tells its screen which document to show with a `SettleOrder.Next` message.
+tells its screen which document to show with a `SettleOrder.Next` message,
+and gives it the words to say as the order starts and moves on.
+
+Grading blind, a grader who is not a lead reads nothing of runs, pairs or
+verdicts here: the line says "settle order: 37 documents to grade, the most
+needed first" and the other words speak of documents alone (`step_text`
+with ``runs=False``), so that no one grades towards the verdict a pair
+awaits. A refusal (no runs yet, say) is told to them without its reason.
 
 The queue is built from the workspace (every stored run, its judgments under
 the consensus rule, the app's contract) when settle order starts, and again
@@ -31,7 +38,7 @@ from textual.widgets import Static
 
 from judgepool.display import literal
 from judgepool.tui.background import Refused, post, read
-from judgepool.tui.hosts import review_host
+from judgepool.tui.hosts import GradingHost, grading_host, review_host
 from judgepool.tui.messages import GradesSaved
 from judgepool.tui.verdict_jobs import SettleQueue, SettleStep
 from judgepool.tui.widgets.score_format import message as message_text
@@ -54,11 +61,20 @@ def pairs_words(step: SettleStep) -> str:
     return f"no pair of {step.pairs} can flip any more"
 
 
-def step_text(step: SettleStep) -> Text:
-    """The settle order's line: what is left, in words."""
+def step_text(step: SettleStep, *, runs: bool = True) -> Text:
+    """The settle order's line: what is left, in words; without ``runs``
+    (grading blind), of documents alone."""
     text = Text("settle order", style="bold magenta")
     if step.in_queue:
         text.append(" in your queue", style="magenta")
+    if not runs:
+        if step.hole is None:
+            text.append(": nothing left to grade", style="bold green")
+        else:
+            documents = "1 document" if step.holes == 1 else f"{step.holes} documents"
+            text.append(f": {documents} to grade, the most needed first", style="")
+        text.append("   (t or n: back to the pool order)", style="dim")
+        return text
     holes = "1 hole" if step.holes == 1 else f"{step.holes} holes"
     text.append(f": {holes} left, ", style="")
     style = "bold yellow" if step.undecided else "bold cyan" if step.probable else "bold green"
@@ -68,6 +84,14 @@ def step_text(step: SettleStep) -> Text:
         text.append(f" · nothing left to judge{where}", style="italic")
     text.append("   (t or n: back to the pool order)", style="dim")
     return text
+
+
+def _names_runs(host: GradingHost) -> bool:
+    """Whether the settle order may speak of runs, pairs and verdicts: to a
+    lead (who alone reaches the audit and the scores, as she alone sees a
+    model's labels), and to anyone while grading is not blind; never to a
+    blind grader, who would grade towards the verdict the words announce."""
+    return host.sees_model_grades() or not host.blind
 
 
 class SettleOrder(Static):
@@ -126,12 +150,43 @@ class SettleOrder(Static):
     def active(self) -> bool:
         return self.has_class("-active")
 
+    @property
+    def runs_named(self) -> bool:
+        """Whether this grader reads of runs and pairs here (`_names_runs`),
+        asked anew each time: the blind setting may change meanwhile."""
+        return _names_runs(grading_host(self.app))
+
+    def start_words(self) -> str:
+        """What the screen says as settle order starts."""
+        if self.runs_named:
+            return "settle order: the holes that decide comparisons come first"
+        return "settle order: the documents most needed come first"
+
+    def next_words(self) -> str:
+        """What the screen says as it shows the next document of the order."""
+        return (
+            "next: the hole that decides most"
+            if self.runs_named
+            else "next: the most needed document"
+        )
+
+    def none_left_words(self) -> str:
+        """What the screen says when the order has no document left."""
+        in_queue = self.last is not None and self.last.in_queue
+        if not self.runs_named:
+            return "settle order: no document left to grade" + (
+                " in your queue" if in_queue else ""
+            )
+        where = "in your queue" if in_queue else "in the runs' top k"
+        return f"settle order: no unjudged document left {where}"
+
     def start(self, contract: Contract) -> None:
         """Enter settle order: build the queue and show its first hole."""
         self.remove_class("-failed")
         self.add_class("-active")
         self._saved = []  # the queue is read from the workspace: it has them
-        self.update(Text("settle order: finding the holes…", style="italic magenta"))
+        finding = "the holes" if self.runs_named else "the documents"
+        self.update(Text(f"settle order: finding {finding}…", style="italic magenta"))
 
         self._build(contract, review_host(self.app).annotator)
 
@@ -155,7 +210,8 @@ class SettleOrder(Static):
         queue = self.queue
         if queue is None:
             return
-        self.update(Text("settle order: ranking the holes again…", style="italic magenta"))
+        ranking = "ranking the holes again" if self.runs_named else "choosing the next document"
+        self.update(Text(f"settle order: {ranking}…", style="italic magenta"))
         # this grade, and any given elsewhere since the last ranking (a grade
         # taken in twice changes nothing)
         saved, self._saved = self._saved, []
@@ -199,7 +255,7 @@ class SettleOrder(Static):
         if not self.active:
             return
         self.last = step
-        self.update(step_text(step))
+        self.update(step_text(step, runs=self.runs_named))
         hole = step.hole
         self.post_message(
             self.Next(None, None) if hole is None else self.Next(hole.query_id, hole.doc_id)
@@ -210,5 +266,8 @@ class SettleOrder(Static):
         self.remove_class("-active")
         self.add_class("-failed")
         self.queue = None
+        if not self.runs_named:
+            # the reason speaks of runs ("the workspace has no runs"): the lead's to read
+            error = "not available now; the pool order goes on (your lead can tell why)"
         self.notify(literal(error), title="settle order", severity="error", markup=False)
         self.update(message_text("no settle order: " + error.splitlines()[0], "bold red"))

@@ -64,9 +64,11 @@ GRADE_BINDINGS: Final[list[BindingType]] = [
         # not in the footer, which has no room for it at 120 columns: the
         # status line and the audit and scores screens' pairs say it instead
         show=False,
+        # the same words for every role (help and the palette read them): a
+        # blind grader must not read that documents decide between runs
         tooltip=(
-            "Settle order: judge first the unjudged documents that decide which run "
-            "is better (t again or n: back to the pool order)"
+            "Settle order: grade first the documents most needed, ranked again after "
+            "each grade (t again or n: back to the pool order)"
         ),
     ),
     # not in the footer, which has no room for them at 80 columns: help lists them

@@ -10,7 +10,8 @@ Keys (also in the footer, on ``?`` and in the palette; bound in `keys`):
   (not counted as a judgment); the note shows on the document card.
 - ``ctrl+g`` goes to a query of the queue by ID or words (`goto`).
 - ``t`` settle order: the holes that decide which run is better first, ranked
-  after each grade (`judgepool.tui.widgets.settle_order`); ``t``/``n`` leave it.
+  after each grade (`judgepool.tui.widgets.settle_order`, whose words name no
+  run, pair or verdict to a blind grader); ``t``/``n`` leave it.
 - ``n`` next unjudged; ``j``/``k`` (↓/↑) next/previous document, ``]``/``[`` query.
 - ``r`` raw text, ``space``/``pgdn``, ``b``/``pgup``, ``home``/``end`` read
   through a long document a bounded part at a time (`reading`).
@@ -461,7 +462,7 @@ class GradeScreen(Screen[None]):
             self._leave_settle_order()
             return
         settle.start(self.host.contract)
-        self._say(("settle order: the holes that decide comparisons come first", "magenta"))
+        self._say((settle.start_words(), "magenta"))
         self._update_status()
 
     def _leave_settle_order(self) -> None:
@@ -472,15 +473,14 @@ class GradeScreen(Screen[None]):
 
     def on_settle_order_next(self, message: SettleOrder.Next) -> None:
         message.stop()
+        settle = self.query_one(SettleOrder)
         if message.query_id is None or message.doc_id is None:
-            last = self.query_one(SettleOrder).last
-            where = "in your queue" if last is not None and last.in_queue else "in the runs' top k"
-            self._say((f"settle order: no unjudged document left {where}", "green"))
+            self._say((settle.none_left_words(), "green"))
             self._update_status()
             return
         saved = self._status.plain if self._status.plain.startswith("saved") else ""
         self._bring(message.query_id, message.doc_id)
-        self._say((saved + " · " if saved else "", ""), ("next: the hole that decides most", ""))
+        self._say((saved + " · " if saved else "", ""), (settle.next_words(), ""))
         self._show()
 
     # -- the annotator's own review ------------------------------------------------
