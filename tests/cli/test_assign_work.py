@@ -1,8 +1,9 @@
 """``judgepool assign`` follows the work: it hands out only items without a
-current grade (from anyone, imports included; --include-judged for re-judging),
+current grade (from a person or an import; --include-judged for re-judging),
 --extend keeps every existing row and assigns only what is new, a plain
 re-assign says what moved (and whose graded items went to someone else),
---settle N assigns the first N holes in settle order, and too few items for
+--settle N assigns the first N holes in settle order (a budget that --extend
+--settle M tops up to M open items), and too few items for
 every pair to share one is a warning with the numbers. The real command on
 real workspace files."""
 
@@ -194,14 +195,16 @@ def test_settle_assigns_the_first_holes_in_settle_order(tmp_path: Path) -> None:
         f"passed over: {len(holes) - 2} not pooled"
     ) in done.stdout
 
-    # pooled deeper, the next holes in settle order come, the assigned ones passed over
+    # pooled deeper, a budget of 4 open items: the 2 still open and the next 2
+    # holes in settle order, the assigned ones passed over
     assert run("pool", path, "--depth", "12").exit_code == 0
-    more = judgepool("assign", path, "--extend", "--settle", "2")
+    more = judgepool("assign", path, "--extend", "--settle", "4")
     assert more.returncode == 0, more.stderr
     taken = [hole for hole in holes if hole not in first][:2]
     assert sorted((q, d) for _, q, d in assigned_rows(path, 2)) == sorted(first + taken)
+    assert "settle budget 4: 2 assigned items still open, so 2 more\n" in more.stdout
     skipped = sum(1 for hole in holes[: holes.index(taken[-1])] if hole in first)
-    line = f"--settle 2: the first 2 of {len(holes)} holes in settle order"
+    line = f"the first 2 of {len(holes)} holes in settle order"
     line += f"; passed over: {skipped} already assigned" if skipped else "\n"
     assert line in more.stdout
     assert "cannot be by query" in refused(

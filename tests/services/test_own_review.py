@@ -1,6 +1,7 @@
 """An annotator's own review: the items they marked unsure or left a note on
 (their own only, never another person's), and their grades per hour as
-``judgepool progress`` counts them."""
+``judgepool progress`` counts them, once there are a few grades over a few
+minutes."""
 
 from __future__ import annotations
 
@@ -12,7 +13,8 @@ from judgepool.services.assignments import progress
 from judgepool.services.imports import import_documents, import_queries
 from judgepool.services.judging import judge, undo
 from judgepool.services.own_review import own_items, own_rate
-from judgepool.services.workspace import Workspace, init_workspace
+from judgepool.services.workspace import Workspace, init_workspace, open_workspace
+from tests.dl20_support import dl20_workspace
 
 TEACHING = Path(__file__).resolve().parents[2] / "sample_data" / "teaching"
 
@@ -73,8 +75,29 @@ def test_my_rate_is_the_one_progress_reports(ws: Workspace) -> None:
     judge(ws, "teach", "C", 2, annotator="alice", seconds=45.0)
     judge(ws, "teach", "A", 2, annotator="bob", seconds=1.0)
     judge(ws, "teach", "B", 0, annotator="alice")  # the command line's: no time
-    # two timed grades in 90 seconds: 80 an hour
-    assert own_rate(ws, "alice") == pytest.approx(80.0)
+    for doc, seconds in (("A", 40.0), ("B", 20.0), ("C", 25.0)):
+        judge(ws, "teach", doc, 3, annotator="alice", seconds=seconds)
+    # five timed grades in 175 seconds
+    assert own_rate(ws, "alice") == pytest.approx(5 * 3600 / 175)
     by_name = {row.annotator: row.per_hour for row in progress(ws)}
     assert own_rate(ws, "alice") == by_name["alice"]
-    assert own_rate(ws, "bob") == by_name["bob"] == pytest.approx(3600.0)
+    assert own_rate(ws, "bob") is by_name["bob"] is None  # one grade: no rate yet
+
+
+def test_no_rate_before_a_few_grades_and_minutes(tmp_path: Path) -> None:
+    """One grade in two seconds read "1,783.1/h"; so would five in ten."""
+    path = dl20_workspace(tmp_path / "rate.sqlite", queries=1, depth=20)
+    with open_workspace(path) as ws:
+        items = [(str(q), str(d)) for q, d in ws.conn.execute(
+            "SELECT query_id, doc_id FROM pool_members ORDER BY doc_id")]  # fmt: skip
+        judge(ws, *items[0], 1, annotator="alice", seconds=2.019)
+        assert own_rate(ws, "alice") is None  # was 3600 / 2.019 = 1,783.1
+        for item in items[1:5]:
+            judge(ws, *item, 0, annotator="alice", seconds=2.0)
+        assert own_rate(ws, "alice") is None  # five grades, but in ten seconds
+        for item in items[5:7]:
+            judge(ws, *item, 2, annotator="alice", seconds=60.0)
+        # seven grades over two minutes (130.019 s): a rate at last
+        assert own_rate(ws, "alice") == pytest.approx(7 * 3600 / 130.019)
+        judge(ws, *items[7], 1, annotator="bob", seconds=600.0)
+        assert own_rate(ws, "bob") is None  # ten minutes, one grade

@@ -103,40 +103,50 @@ def held_clock(monkeypatch: pytest.MonkeyPatch) -> list[float]:
     return now
 
 
+def timed_earlier(path: Path, seconds: list[float]) -> None:
+    """alice's timed grades of other documents, as an earlier session's."""
+    with open_workspace(path) as ws:
+        for number, spent in enumerate(seconds):
+            judge(ws, "teach", f"earlier{number}", 1, annotator="alice", seconds=spent,
+                  allow_new=True)  # fmt: skip
+
+
 async def test_the_clock_shows_the_seconds_on_the_document_and_my_rate(
     teaching_ws: Path, held_clock: list[float]
 ) -> None:
+    timed_earlier(teaching_ws, [20.0, 30.0, 26.0, 30.0])  # four grades in 106 s: no rate yet
     app = create_app(teaching_ws, "alice")
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await wait_ready(pilot)
         await wait_until(pilot, lambda: clock(screen) == "0 s on this document", "the clock")
-        assert "grades/h" not in status(screen)  # nothing timed yet: no rate
+        assert "grades/h" not in status(screen)  # too few timed grades yet: no rate
         held_clock[0] += 14
         await wait_until(pilot, lambda: clock(screen) == "14 s on this document", "the tick")
         await pilot.press("2")
-        # one grade in 14 s: 257.1 an hour; the next document's time starts at 0
-        expected = "0 s on this document · you: 257.1 grades/h"
+        # five grades in 120 s: 150 an hour; the next document's time starts at 0
+        expected = "0 s on this document · you: 150.0 grades/h"
         await wait_until(pilot, lambda: clock(screen) == expected, "the rate")
         held_clock[0] += 76
         await wait_until(pilot, lambda: clock(screen).startswith("1:16 min"), "the tick")
         await pilot.press("u")  # unsure is timed, but is not a grade
-        expected = "0 s on this document · you: 40.0 grades/h"
+        expected = "0 s on this document · you: 91.8 grades/h"
         await wait_until(pilot, lambda: clock(screen) == expected, "the rate")
     with open_workspace(teaching_ws) as ws:
-        assert [e.seconds for e in ledger.list_events(ws)] == [14.0, 76.0]
+        assert [e.seconds for e in ledger.list_events(ws)][-2:] == [14.0, 76.0]
         rate = {row.annotator: row.per_hour for row in progress(ws)}["alice"]
-    assert rate == pytest.approx(40.0)  # judgepool progress says the same
+    assert rate == pytest.approx(5 * 3600 / 196)  # judgepool progress says the same
 
 
 async def test_the_clock_is_short_on_a_small_terminal(
     teaching_ws: Path, held_clock: list[float]
 ) -> None:
+    timed_earlier(teaching_ws, [30.0, 30.0, 30.0, 21.0])
     app = create_app(teaching_ws, "alice")
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await wait_ready(pilot)
         held_clock[0] += 9
         await pilot.press("1")
         held_clock[0] += 3
-        await wait_until(pilot, lambda: clock(screen) == "3 s · 400.0/h", "the tick")
+        await wait_until(pilot, lambda: clock(screen) == "3 s · 150.0/h", "the tick")
         shown = screen_text(app).splitlines()
-        assert shown[-2].startswith(" saved 1 Related for ") and shown[-2].endswith("3 s · 400.0/h")
+        assert shown[-2].startswith(" saved 1 Related for ") and shown[-2].endswith("3 s · 150.0/h")

@@ -24,6 +24,7 @@ from judgepool.display import literal
 if TYPE_CHECKING:
     from judgepool.services import assignments, guidelines, settings, undo
     from judgepool.services import workspace as workspaces
+    from judgepool.services.assignment_settle import SettlePick
 else:
     assignments = LazyModule("judgepool.services.assignments")
     guidelines = LazyModule("judgepool.services.guidelines")
@@ -77,24 +78,28 @@ _MAX_SEED = 2**63 - 1
 @click.option(
     "--include-judged",
     is_flag=True,
-    help="Hand out items that already have a current grade (from anyone, imports "
-    "included) too, for a re-judging study. Without it only unjudged items are assigned.",
+    help="Hand out items that already have a current grade (from a person or an import; "
+    "a model's label is no judgment) too, for a re-judging study. Without it only "
+    "unjudged items are assigned.",
 )
 @click.option(
     "--extend",
     is_flag=True,
     help="Keep every item of the current assignment where it is (graded or not) and "
     "assign only the pooled items it does not hold, with its overlap; new items go "
-    "first to whoever holds fewest.",
+    "first to whoever holds fewest. An assignment with a settle budget keeps it and is "
+    "topped up to it.",
 )
 @click.option(
     "--settle",
     type=AsciiInteger(1, 10**9),
     default=None,
     metavar="N",
-    help="Assign only the N holes that the settle order puts first (as 'judgepool holes "
-    "--workspace WS --order settle' lists them: the stored runs, at the workspace "
-    "contract's k), passing over holes that are not pooled or cannot be assigned.",
+    help="A budget of N open items: assign only the holes that the settle order puts "
+    "first (as 'judgepool holes --workspace WS --order settle' lists them: the stored "
+    "runs, at the workspace contract's k), passing over holes that are not pooled or "
+    "cannot be assigned. With --extend: the new budget, topped up (as many holes as "
+    "bring the items still open to N).",
 )
 @click.option(
     "--seed",
@@ -117,8 +122,9 @@ def assign_command(
 ) -> None:
     """Assign WORKSPACE's pooled documents to annotators, each to --overlap of them.
 
-    Only documents without a current grade (from anyone, imported qrels
-    included) are handed out, unless --include-judged. Loads are balanced
+    Only documents without a current grade (from a person or imported qrels;
+    a model's label is evidence, not a judgment) are handed out, unless
+    --include-judged. Loads are balanced
     (they differ by at most one item, or one query with --by query) and pairs
     of annotators share items evenly, so agreement can be measured on every
     pair; when there are too few items for every pair to share one, a warning
@@ -127,7 +133,9 @@ def assign_command(
     'judgepool progress'. Assigning again replaces it (the old one is kept in
     the workspace, and named) and says, per annotator, what moved: kept,
     added, removed, and how many of the items they had graded went to someone
-    else. --extend keeps the current assignment and adds only what it lacks.
+    else. --extend keeps the current assignment and adds only what it lacks;
+    an assignment made with --settle N holds at most N open items, and
+    --extend tops it up to them.
 
     \b
     Example:
@@ -182,13 +190,7 @@ def _echo_assigned(done: assignments.AssignResult) -> None:
         cap = done.assignment.per_annotator
         click.echo(f"{done.left_out:,} {unit} left unassigned (--per-annotator {cap})")
     if done.settle is not None:
-        pick = done.settle
-        passed = ", ".join(f"{count:,} {why}" for why, count in sorted(pick.passed_over.items()))
-        short = "" if pick.taken == pick.wanted else f" (only {pick.taken:,} could be)"
-        click.echo(
-            f"--settle {pick.wanted:,}: the first {pick.taken:,} of {pick.holes:,} holes in "
-            f"settle order{short}" + (f"; passed over: {passed}" if passed else "")
-        )
+        _echo_settle(done.settle, extending=done.extended is not None)
     if done.judged_left_out:
         click.echo(
             f"{done.judged_left_out:,} pooled items already judged were not assigned "
@@ -220,6 +222,26 @@ def _echo_assigned(done: assignments.AssignResult) -> None:
         )
 
 
+def _echo_settle(pick: SettlePick, *, extending: bool) -> None:
+    """What the settle budget took: the holes, and extending, what was still open."""
+    passed = ", ".join(f"{count:,} {why}" for why, count in sorted(pick.passed_over.items()))
+    short = "" if pick.taken == pick.wanted else f" (only {pick.taken:,} could be)"
+    found = f"the first {pick.taken:,} of {pick.holes:,} holes in settle order{short}" + (
+        f"; passed over: {passed}" if passed else ""
+    )
+    if not extending:
+        click.echo(f"--settle {pick.budget:,}: {found}")
+        return
+    kept = "" if pick.kept_from is None else f", kept from assignment #{pick.kept_from}"
+    more = f"so {pick.wanted:,} more" if pick.wanted else "so none more"
+    click.echo(
+        f"settle budget {pick.budget:,}{kept}: {pick.still_open:,} assigned items still "
+        f"open, {more}"
+    )
+    if pick.wanted:
+        click.echo(found)
+
+
 def _duration(seconds: float) -> str:
     whole = round(seconds)
     return f"{whole // 3600}:{whole % 3600 // 60:02d}:{whole % 60:02d}"
@@ -234,20 +256,24 @@ def _duration(seconds: float) -> str:
     default="table",
     show_default=True,
     help="table for people; json: a list of {annotator, assigned, graded, unsure, "
-    "remaining, seconds, per_hour}.",
+    "remaining, graded_elsewhere, seconds, per_hour}.",
 )
 def progress_command(workspace: str, fmt: str) -> None:
-    """Per annotator of WORKSPACE: assigned, graded, unsure, remaining, time, rate.
+    """Per annotator of WORKSPACE: assigned, graded, unsure, remaining, the
+    grades of other items, time, rate.
 
     \b
     assigned   items of the current assignment (judgepool assign)
-    graded     items they currently hold a grade of (anywhere)
-    unsure     items they marked unsure
+    graded     assigned items they hold a grade of
+    unsure     assigned items they marked unsure
     remaining  assigned items they hold no grade of (unsure ones included)
+    elsewhere  items outside the current assignment they hold a grade of
+               (an older assignment's, or graded without one)
     time       the time the app recorded while each document was shown
                before it was graded; command-line and imported grades
                record none
-    per hour   timed grades per hour of that time
+    per hour   timed grades per hour of that time, once there are 5 timed
+               grades over 2 minutes at least
 
     \b
     Example:
@@ -266,7 +292,9 @@ def progress_command(workspace: str, fmt: str) -> None:
     if not rows:
         click.echo("no annotators yet")
         return
-    head = ["annotator", "assigned", "graded", "unsure", "remaining", "time", "per hour"]
+    head = [
+        "annotator", "assigned", "graded", "unsure", "remaining", "elsewhere", "time", "per hour",
+    ]  # fmt: skip
     table = [
         [
             literal(row.annotator),
@@ -274,6 +302,7 @@ def progress_command(workspace: str, fmt: str) -> None:
             f"{row.graded:,}",
             f"{row.unsure:,}",
             f"{row.remaining:,}",
+            f"{row.graded_elsewhere:,}",
             _duration(row.seconds),
             "-" if row.per_hour is None else f"{row.per_hour:.1f}",
         ]

@@ -20,7 +20,8 @@
   run's holes at once; `app_queries` and `text_parts`: what its grade screen
   reads; `live`: following a workspace other processes write to;
 - grading as a team: `assignments` (assign, progress; `settle_holes`: the
-  holes ``assign --settle`` hands out), `agreement`, `disagreements` (with
+  holes ``assign --settle`` hands out; `assignment_settle`: its budget, kept
+  and topped up), `agreement`, `disagreements` (with
   notes and filters; `raters`: which raters both compare), `adjudication`
   (who settles disagreements, their queue, the settling grade), `undo` (the
   command line's), `notes` (export), `own_review` (an annotator's own items

@@ -7,10 +7,15 @@ whole in one transaction; the newest assignment is the workspace's queues.
 It hands out the work still to do: items without a current grade (unless
 re-judging is asked for), all of them, the ones the current assignment does
 not hold yet (extending it: every row it has stays), or the first holes in
-settle order (`judgepool.services.settle_holes`). Replacing or extending one
+settle order (`judgepool.services.settle_holes`) up to a budget of open items
+that extending keeps and tops up (`judgepool.services.assignment_settle`).
+"Judged" means a person's or an import's grade or an adjudication: an item
+only a model labelled is still to hand out. Replacing or extending one
 says what moved in each queue (`judgepool.core.assignment_moves`), and an
 assignment with too few units for every pair of annotators to share one
-says so. Progress counts against it.
+says so. Progress counts against it, the grades of other items apart; a
+rate is given once there are `RATE_MIN_GRADES` timed grades over
+`RATE_MIN_SECONDS` at least (one quick grade made "1,783.1/h").
 """
 
 from __future__ import annotations
@@ -30,9 +35,9 @@ from judgepool.core.assignment_moves import Moved, moves
 from judgepool.core.errors import InputError
 from judgepool.display import literal, quoted
 from judgepool.formats.id_list import read_id_list
+from judgepool.services.assignment_settle import SettlePick, settle_pick
 from judgepool.services.closest import closest
 from judgepool.services.entry_checks import annotator_names, storable_path
-from judgepool.services.settle_holes import workspace_settle_order
 from judgepool.store import assignments as store
 from judgepool.store import grading_live, holdings
 from judgepool.store.assignments import StoredAssignment
@@ -55,18 +60,6 @@ class PairCoverage:
     pairs: int
     unshared: int
     needed: int
-
-
-@dataclass(frozen=True)
-class SettlePick:
-    """What ``--settle N`` took: the first ``taken`` holes in settle order that
-    could be assigned (of ``holes`` in all), and the holes passed over before
-    them, by why."""
-
-    wanted: int
-    holes: int
-    taken: int
-    passed_over: dict[str, int]
 
 
 @dataclass(frozen=True)
@@ -96,9 +89,10 @@ def describe_assignment(stored: StoredAssignment) -> str:
     """One line for people: number, date, annotators and parameters."""
     names = ", ".join(quoted(name) for name in stored.annotators)
     cap = "" if stored.per_annotator is None else f", at most {stored.per_annotator} each"
+    budget = "" if stored.settle is None else f", settle budget {stored.settle:,}"
     return (
         f"assignment #{stored.id} of {stored.created_at}: {stored.items:,} items to {names} "
-        f"(overlap {stored.overlap}, by {stored.unit}{cap}, seed {stored.seed})"
+        f"(overlap {stored.overlap}, by {stored.unit}{cap}{budget}, seed {stored.seed})"
     )
 
 
@@ -159,27 +153,6 @@ def _plan(
     return _Plan(names, current.overlap, cast(Unit, current.unit), cap, current)
 
 
-def _settle_items(
-    ws: Workspace, wanted: int, eligible: set[tuple[str, str]], why_not: dict[tuple[str, str], str]
-) -> tuple[list[tuple[str, str]], SettlePick]:
-    """The first ``wanted`` holes in settle order that are ``eligible``, and
-    what was passed over (``why_not``: the reason of an ineligible item; a hole
-    in neither is not pooled)."""
-    listing = workspace_settle_order(ws)
-    taken: list[tuple[str, str]] = []
-    passed: dict[str, int] = {}
-    for entry in listing.holes:
-        if len(taken) == wanted:
-            break
-        item = (entry.hole.query_id, entry.hole.doc_id)
-        if item in eligible:
-            taken.append(item)
-        else:
-            reason = why_not.get(item, "not pooled")
-            passed[reason] = passed.get(reason, 0) + 1
-    return taken, SettlePick(wanted, listing.total, len(taken), passed)
-
-
 def assign(
     ws: Workspace,
     *,
@@ -203,9 +176,11 @@ def assign(
     studies). ``extend``: keep every row of the current assignment (graded or
     not) and assign only the items it does not hold, with its overlap and unit
     (and, unless given, its annotators and cap), new loads going first to
-    whoever holds fewest. ``settle``: only the first ``settle`` holes of the
-    stored runs in settle order (`workspace_settle_order`) that could be
-    assigned, as items."""
+    whoever holds fewest. ``settle``: a budget of open items, filled with
+    the first holes of the stored runs in settle order that could be
+    assigned, as items; extending keeps the budget of the assignment it
+    extends (unless ``settle`` gives another) and tops it up, adding as many
+    holes as its items no longer open (`judgepool.services.assignment_settle`)."""
     if by is not None and by not in UNITS:
         raise InputError(f"assign by 'item' or 'query', not {quoted(by)}")
     if annotators is not None:
@@ -226,12 +201,17 @@ def assign(
             str(ws.path),
         )
     held_rows = [] if plan.extending is None else store.assignment_rows(ws, plan.extending.id)
-    why_not = _passed_over(ws, items, queries_file, held_rows, include_judged)
+    judged = store.judged_items(ws)
+    why_not = _passed_over(ws, items, queries_file, held_rows, set() if include_judged else judged)
     judged_left_out = sum(1 for reason in why_not.values() if reason == "already judged")
     open_items = [item for item in items if item not in why_not]
+    budget = settle if settle is not None or plan.extending is None else plan.extending.settle
     pick = None
-    if settle is not None:
-        open_items, pick = _settle_items(ws, settle, set(open_items), why_not)
+    if budget is not None:
+        kept_from = plan.extending if settle is None else None
+        open_items, pick = settle_pick(
+            ws, budget, open_items, why_not, held_rows, judged, kept_from=kept_from
+        )
         judged_left_out = pick.passed_over.get("already judged", 0)
     if not open_items and plan.extending is None:
         raise InputError(_nothing_to_assign(len(items), why_not, pick), str(ws.path))
@@ -252,6 +232,7 @@ def assign(
             per_annotator=plan.per_annotator,
             queries_file=None if queries_file is None else storable_path(queries_file),
             rows=rows,
+            settle=budget,
         )
     stored = store.current_assignment(ws)
     assert stored is not None  # just written
@@ -280,16 +261,15 @@ def _passed_over(
     items: list[tuple[str, str]],
     queries_file: str | Path | None,
     held_rows: list[tuple[str, str, str]],
-    include_judged: bool,
+    judged: set[tuple[str, str]],
 ) -> dict[tuple[str, str], str]:
     """The pooled items not to assign, each with why: not a query of
-    ``queries_file``, held by the assignment extended, or judged already."""
+    ``queries_file``, held by the assignment extended, or ``judged`` already."""
     why_not: dict[tuple[str, str], str] = {}
     if queries_file is not None:
         wanted = _chosen_queries(ws, queries_file, {query_id for query_id, _ in items})
         why_not.update((item, "not in --queries") for item in items if item[0] not in wanted)
     held = {(query_id, doc_id) for _, query_id, doc_id in held_rows}
-    judged = set() if include_judged else store.judged_items(ws)
     for item in items:
         if item in why_not:
             continue
@@ -420,10 +400,13 @@ def current_assignment(ws: Workspace) -> StoredAssignment | None:
 
 @dataclass(frozen=True)
 class Progress:
-    """One annotator's progress. ``seconds`` is the time their grading events
+    """One annotator's progress against the current assignment (`store.ProgressRow`:
+    ``graded`` and ``unsure`` count its items, ``graded_elsewhere`` the
+    others they hold a grade of). ``seconds`` is the time their grading events
     record (the app records how long each document was shown before it was
     graded or marked unsure; the command line records none); ``per_hour`` the
-    grades among those timed events per hour of it (None: nothing timed)."""
+    grades among those timed events per hour of it (None: too few yet,
+    `grades_per_hour`)."""
 
     annotator: str
     assigned: int
@@ -432,6 +415,7 @@ class Progress:
     remaining: int
     seconds: float
     per_hour: float | None
+    graded_elsewhere: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -440,20 +424,30 @@ class Progress:
             "graded": self.graded,
             "unsure": self.unsure,
             "remaining": self.remaining,
+            "graded_elsewhere": self.graded_elsewhere,
             "seconds": round(self.seconds, 3),
             "per_hour": None if self.per_hour is None else round(self.per_hour, 1),
         }
 
 
+RATE_MIN_GRADES: Final = 5
+RATE_MIN_SECONDS: Final = 120.0
+
+
 def grades_per_hour(timed_grades: int, seconds: float) -> float | None:
     """The rate of ``progress`` and of the app's grade screen: grades per hour of
-    the time the app recorded for them (None: no time recorded)."""
-    return timed_grades * 3600.0 / seconds if seconds > 0 else None
+    the time the app recorded for them; None before `RATE_MIN_GRADES` timed
+    grades over `RATE_MIN_SECONDS` at least, since a rate from a grade or two,
+    or from seconds, says nothing of an hour."""
+    if timed_grades < RATE_MIN_GRADES or seconds < RATE_MIN_SECONDS:
+        return None
+    return timed_grades * 3600.0 / seconds
 
 
 def progress(ws: Workspace) -> list[Progress]:
     """Every annotator's progress against the current assignment, by name.
-    ``remaining``: assigned items they hold no grade of (unsure ones included)."""
+    ``remaining``: assigned items they hold no grade of (unsure ones included),
+    so ``assigned`` is ``graded`` + ``remaining``."""
     return [
         Progress(
             row.annotator,
@@ -463,6 +457,7 @@ def progress(ws: Workspace) -> list[Progress]:
             row.remaining,
             row.seconds,
             grades_per_hour(row.timed_grades, row.seconds),
+            row.graded_elsewhere,
         )
         for row in store.progress(ws)
     ]
