@@ -1,15 +1,18 @@
-"""Readable text (mojibake repaired for display, `r` for the raw text) and
-progress that never rounds up, on the real app."""
+"""Readable text (mojibake repaired for display, `r` for the raw text; an
+Arabic letter whose byte became a space stays a letter) and progress that
+never rounds up, on the real app."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from judgepool.core.readable import readable
-from judgepool.services.imports import import_documents
-from judgepool.services.workspace import open_workspace
+from judgepool.services.imports import import_documents, import_queries, import_run
+from judgepool.services.pools import pool
+from judgepool.services.workspace import init_workspace, open_workspace
 from judgepool.tui.app import create_app
 from judgepool.tui.widgets.grading_panels import floored_percent
+from tests.dl20_support import dl20_run
 from tests.tui.conftest import wait_ready
 from tests.tui.pilot_support import screen_text, wait_until
 
@@ -80,3 +83,48 @@ def test_a_lone_c1_control_stays_a_control_beside_repaired_mojibake() -> None:
     # show it as the escape it is, and still repair the mojibake around it
     text = "\x9b32mgreen companyâ\x80\x99s \x85 end"
     assert readable(text) == "\x9b32mgreen company’s \x85 end"
+
+
+# MS MARCO passages as stored, in DL20 runs for query 1030303 ("who is aziz
+# hashim"; 1305520 is BM25's 10th): UTF-8 read as Latin-1, and the 0x85 of
+# the letter م (Latin-1's NEL, whitespace) collapsed to a space on the way
+HASHIM = (
+    "Hashim (Arabic: \xd9\x87\xd8\xa7\xd8\xb4\xd9 \xe2\x80\x8e) is a common male Arabic given "
+    "name, which signifies breaker of bread."
+)
+HASHIMI = (
+    "Idries Shah, n\xc3\xa9 Sayed Idries el-Hashimi (Arabic: \xd8\xb3\xd9\x8a\xd8\xaf "
+    "\xd8\xa5\xd8\xaf\xd8\xb1\xd9\x8a\xd8\xb3 \xd9\x87\xd8\xa7\xd8\xb4\xd9 \xd9\x8a ) and"
+)
+
+
+def test_a_letter_whose_byte_became_a_space_stays_a_letter() -> None:
+    # ftfy took the space for a no-break space: after Ù, the digit ٠
+    assert readable(HASHIM).startswith("Hashim (Arabic: هاشم\u200e) is a common male")
+    assert "٠" not in readable(HASHIM)
+    assert (
+        readable(HASHIMI)
+        == "Idries Shah, né Sayed Idries el-Hashimi (Arabic: سيد إدريس هاشمي ) and"
+    )
+    # where the no-break space makes a letter, ftfy's reading stands
+    assert readable("voil\xc3\xa0 l\xc3  bas") == "voilà là bas"
+    # text that is no mojibake is left as it is, spaces and all
+    assert readable("OÙ EST-IL ?") == "OÙ EST-IL ?"
+
+
+async def test_the_grade_screen_shows_the_arabic_name_as_written(tmp_path: Path) -> None:
+    (tmp_path / "queries.tsv").write_text("1030303\twho is aziz hashim\n", encoding="utf-8")
+    (tmp_path / "docs.tsv").write_text(f"1305520\t{HASHIM}\n", encoding="utf-8")
+    path = tmp_path / "hashim.sqlite"
+    with init_workspace(path, scale="0..3") as ws:
+        import_queries(ws, tmp_path / "queries.tsv")
+        import_documents(ws, tmp_path / "docs.tsv")
+        import_run(ws, dl20_run(tmp_path, "bm25", ["1030303"]), name="bm25")
+        pool(ws, depth=10)
+    app = create_app(path, "alice")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_ready(pilot)
+        app.queue_for_grading("1030303", "1305520")
+        await wait_until(pilot, lambda: "breaker of bread" in screen_text(app), "the passage")
+        text = screen_text(app)
+        assert "هاشم" in text and "هاش٠" not in text
