@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from judgepool.services import assignments, guidelines, settings, undo
     from judgepool.services import workspace as workspaces
     from judgepool.services.assignment_settle import SettlePick
+    from judgepool.services.undo import JudgmentEvent
 else:
     assignments = LazyModule("judgepool.services.assignments")
     guidelines = LazyModule("judgepool.services.guidelines")
@@ -334,13 +335,29 @@ def undo_command(workspace: str, annotator: str) -> None:
     """
     with workspaces.open_workspace(workspace, to_write=True) as ws:
         taken, event = undo.undo_last_grade(ws, annotator)
+        restored = undo.brought_back(ws, event)
+    click.echo(f"{literal(annotator)}: {_undo_words(taken, event, restored)} [event {event.id}]")
+
+
+def _undo_words(taken: JudgmentEvent, event: JudgmentEvent, restored: JudgmentEvent | None) -> str:
+    """What an undo took back and what stands now. A note added in the app is
+    the grade again with the note: taking it back leaves the grade, which is
+    said as such (not "took back 2 … now 2")."""
     was = "unsure" if taken.unsure else str(taken.grade)
-    now = "unsure" if event.unsure else "no judgment" if event.grade is None else str(event.grade)
-    click.echo(
-        f"{literal(annotator)}: took back {was} on query {literal(taken.query_id)} doc "
-        f"{literal(taken.doc_id)} (event {taken.id}, {taken.created_at}); now {now} "
-        f"[event {event.id}]"
-    )
+    item = f"on query {literal(taken.query_id)} doc {literal(taken.doc_id)}"
+    when = f"(event {taken.id}, {taken.created_at})"
+    note = "" if taken.note is None else f"the note {literal(repr(taken.note))}"
+    if restored is None:
+        now = "now no judgment"
+    else:
+        state = "unsure" if event.unsure else str(event.grade)
+        since = f"as given at {restored.created_at} (event {restored.id})"
+        if (taken.grade, taken.unsure) == (event.grade, event.unsure):
+            what = note + f" given with {was}" if note else f"{was}, given again,"
+            return f"took back {what} {item} {when}; the grade stays {state}, {since}"
+        now = f"now {state}, {since}"
+    with_note = f" with {note}" if note else ""
+    return f"took back {was}{with_note} {item} {when}; {now}"
 
 
 @main.command("settings")

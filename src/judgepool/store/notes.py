@@ -1,11 +1,18 @@
 """Notes in the ledger: every note annotators left (``export notes``), and the
 time and latest note behind each annotator's current grade of an item (the
-``disagreements`` listing)."""
+``disagreements`` listing and the adjudicator's screen).
+
+A grade an undo brought back is dated from when it was given (its
+``since_event``), not from the undo, and a note an undo took back is no
+longer the latest: after taking back a note, the adjudicator read the grade
+dated to the undo, with the note still beside it.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from judgepool.core.undo import taken_back
 from judgepool.store.workspace import Workspace
 
 
@@ -52,28 +59,35 @@ class GradeDetail:
 
 
 def grade_details(ws: Workspace, query_id: str, doc_id: str) -> list[GradeDetail]:
-    """Each annotator's current grade of the item with its time and latest note,
-    in the order the grades were given, then the item's adjudications."""
-    latest_note: dict[tuple[str, int], str] = {}
-    for who, adjudicates, note in ws.conn.execute(
-        "SELECT annotator, adjudicates, note FROM judgment_events "
-        "WHERE query_id = ? AND doc_id = ? AND note IS NOT NULL ORDER BY id",
+    """Each annotator's current grade of the item with when it was given and
+    their latest note that stands, in the order the grades were given, then
+    the item's adjudications."""
+    events = ws.conn.execute(
+        "SELECT id, annotator, adjudicates, note, undoes FROM judgment_events "
+        "WHERE query_id = ? AND doc_id = ? ORDER BY id",
         (query_id, doc_id),
-    ):
-        latest_note[(who, adjudicates)] = note
+    ).fetchall()
+    undone = taken_back(undoes for *_, undoes in events)
+    latest_note: dict[tuple[str, int], str] = {}
+    for event_id, who, adjudicates, note, _ in events:
+        if note is not None and event_id not in undone:
+            latest_note[(who, adjudicates)] = note
+    # the time of the event each grade stands since (an undo's: the grade's own)
     grades = [
         GradeDetail(who, grade, when, latest_note.get((who, 0)))
         for who, grade, when in ws.conn.execute(
-            "SELECT annotator, grade, updated_at FROM current_judgments "
-            "WHERE query_id = ? AND doc_id = ? AND grade IS NOT NULL ORDER BY since_event",
+            "SELECT c.annotator, c.grade, e.created_at FROM current_judgments c "
+            "JOIN judgment_events e ON e.id = c.since_event "
+            "WHERE c.query_id = ? AND c.doc_id = ? AND c.grade IS NOT NULL ORDER BY c.since_event",
             (query_id, doc_id),
         )
     ]
     settled = [
         GradeDetail(who, grade, when, latest_note.get((who, 1)), adjudication=True)
         for who, grade, when in ws.conn.execute(
-            "SELECT adjudicator, grade, updated_at FROM current_adjudications "
-            "WHERE query_id = ? AND doc_id = ? ORDER BY since_event",
+            "SELECT c.adjudicator, c.grade, e.created_at FROM current_adjudications c "
+            "JOIN judgment_events e ON e.id = c.since_event "
+            "WHERE c.query_id = ? AND c.doc_id = ? ORDER BY c.since_event",
             (query_id, doc_id),
         )
     ]
