@@ -70,6 +70,35 @@ def test_preset_is_overridden_by_explicit_options(
     assert contract["unjudged"] == "condense" and contract["missing"] == "zero"
 
 
+@pytest.mark.parametrize("engine", ["fast", "reference"])
+def test_presets_read_scores_as_each_trec_eval_version(
+    cli: Callable[..., Result], tmp_path: Path, engine: str
+) -> None:
+    """68.41769638061524 and 68.41769618988037 are one 32-bit float: a tie for
+    trec_eval 9 (pytrec_eval, ir_measures), broken by document ID descending
+    (B first, nDCG@1 1.0); two scores for trec_eval 10 (A's is higher: 0)."""
+    qrels = write_qrels(tmp_path / "q", {"q": {"A": 0, "B": 1}})
+    run = tmp_path / "run"
+    run.write_text("q Q0 A 1 68.41769638061524 t\nq Q0 B 2 68.41769618988037 t\n")
+    ndcg = {}
+    for name in ("trec_eval", "trec_eval9", "trec_eval10"):
+        result = cli("score", run, "--qrels", qrels, "-k", "1", "--preset", name,
+                     "--engine", engine, "--format", "json")  # fmt: skip
+        assert result.exit_code == 0, result.output
+        data = json.loads(result.stdout)
+        ndcg[name] = (data["contract"]["score_precision"], data["summary"]["ndcg"])
+    assert ndcg == {
+        "trec_eval": ("single", 1.0),
+        "trec_eval9": ("single", 1.0),
+        "trec_eval10": ("double", 0.0),
+    }
+    table = cli("score", run, "--qrels", qrels, "--preset", "trec_eval9", "--engine", engine)
+    assert "ties=trec_eval" in table.stdout and "score_precision=single" in table.stdout
+    audit = cli("audit", run, "--qrels", qrels, "-k", "1", "--score-precision", "single",
+                "--format", "json")  # fmt: skip
+    assert [tie["doc_ids"] for tie in json.loads(audit.stdout)["findings"]["ties"]] == [["B", "A"]]
+
+
 def test_several_runs_give_one_json_line_each(cli: Callable[..., Result], tmp_path: Path) -> None:
     qrels = write_qrels(tmp_path / "q", TEACHING)
     a = write_run(tmp_path / "a", ranked("q", ["A", "B"]))

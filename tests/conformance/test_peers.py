@@ -6,8 +6,10 @@
 
 The inputs keep away from what the peers decide differently on purpose (see
 the table in evaluation-contract.md): no duplicate documents, and no two
-scores of a query closer than 1e-3, so pytrec_eval's 32-bit scores (it ranks
-1.00000001 and 1.0 as a tie) and ranx's arbitrary tie order never matter.
+scores of a query closer than 1e-3, so ranx's double-precision scores and
+arbitrary tie order never meet pytrec_eval's 32-bit ones (it ranks
+1.00000001 and 1.0 as a tie, as the ``trec_eval`` preset does:
+`test_score_precision` holds both presets to it on near-equal scores).
 Every judged query is in the run and the reverse, since ranx refuses anything
 else. ranx compiles its kernels with numba on first use (many seconds), so it
 is imported once here and warmed up once per module.

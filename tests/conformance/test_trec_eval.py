@@ -40,7 +40,11 @@ What trec_eval does that the comparison has to know about (each checked below):
 - ``-m ndcg_cut.10,20,23.4`` makes trec_eval read the cutoff 23.4 as 23 (it
   prints ``ndcg_cut_23``); our cutoffs are integers, so k=23 is what we compare.
 - The v9.0.8 oracles (32-bit float scores) agree with v10.0 on every line kept
-  here, so only v10.0 is stored; ``unj_k`` exists only in v10.
+  here, so only v10.0 is stored; ``unj_k`` exists only in v10. These runs
+  have no two scores of a query that only single precision would tie, so
+  both presets, ``trec_eval9`` (``trec_eval``) and ``trec_eval10``, must
+  print every line: the first on every path, the second on the reference and
+  the fast one. Where the versions differ, `test_score_precision` checks.
 """
 
 from __future__ import annotations
@@ -367,12 +371,12 @@ def judged_negative_in_top(case: Case, k: int) -> dict[str, int]:
     return counts
 
 
-def check_case(case: Case, evaluator: Evaluator) -> Outcome:
+def check_case(case: Case, evaluator: Evaluator, preset_name: str = "trec_eval") -> Outcome:
     oracle = load_oracle(case)
     outcome = Outcome()
     judged: set[str] | None = None
     for k in cutoffs(oracle):
-        contract = preset("trec_eval", k=k, scale=case.scale, relevant_from=case.level)
+        contract = preset(preset_name, k=k, scale=case.scale, relevant_from=case.level)
         evaluation = evaluator(contract)
         results = {r.query_id: r for r in evaluation.per_query}
         if judged is None:
@@ -457,16 +461,20 @@ def _check_cut_measures(
 
 def iter_params() -> Iterator[Any]:
     for case in CASES:
+        marks = [pytest.mark.slow] if is_large(case) else []
         for path in PATHS:
-            marks = [pytest.mark.slow] if is_large(case) else []
-            yield pytest.param(case, path, id=f"{case.id}/{path}", marks=marks)
+            yield pytest.param(case, path, "trec_eval", id=f"{case.id}/{path}", marks=marks)
+        for path in ("reference", "fast"):
+            yield pytest.param(
+                case, path, "trec_eval10", id=f"{case.id}/{path}/trec_eval10", marks=marks
+            )
 
 
-@pytest.mark.parametrize(("case", "path"), list(iter_params()))
+@pytest.mark.parametrize(("case", "path", "preset_name"), list(iter_params()))
 def test_matches_trec_eval(
-    case: Case, path: str, record_property: Callable[[str, object], None]
+    case: Case, path: str, preset_name: str, record_property: Callable[[str, object], None]
 ) -> None:
-    outcome = check_case(case, PATHS[path](case))
+    outcome = check_case(case, PATHS[path](case), preset_name)
     record_property("values_compared", outcome.values)
     record_property("max_abs_diff", outcome.max_diff)
     assert not outcome.mismatches, (

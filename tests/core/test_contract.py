@@ -21,6 +21,7 @@ def test_k_must_be_a_positive_integer(k: object) -> None:
         ("ties", "random"),
         ("zero_idcg", "nan"),
         ("missing", "one"),
+        ("score_precision", "float"),
     ],
 )
 def test_unknown_policy_values_are_refused(field: str, value: str) -> None:
@@ -92,6 +93,47 @@ def test_preset_trec_eval_and_overrides() -> None:
     assert preset("trec_eval", unjudged="condense").unjudged == "condense"
     with pytest.raises(ContractError, match="unknown preset"):
         preset("ranx")
+
+
+def test_presets_name_both_trec_eval_versions() -> None:
+    # 9.0.8 reads a score into a C float, 10.0 into a double; the rest is equal
+    nine, ten = preset("trec_eval9"), preset("trec_eval10")
+    assert (nine.score_precision, ten.score_precision) == ("single", "double")
+    assert nine.with_changes(score_precision="double") == ten
+    # `trec_eval` is 9.0.8: the published numbers, pytrec_eval and ir_measures
+    assert preset("trec_eval") == nine
+    assert preset("trec_eval9", score_precision="double") == ten
+    assert Contract().score_precision == "double"
+
+
+def test_score_precision_is_recorded_and_shown() -> None:
+    nine = preset("trec_eval9")
+    assert nine.to_dict()["score_precision"] == "single"
+    assert Contract.from_dict(nine.to_dict()) == nine
+    assert ("score_precision", "single") in nine.shown()
+    assert "ties=trec_eval score_precision=single" in nine.describe()
+    assert "score_precision=double" in Contract().describe()
+
+
+def test_fingerprints_from_before_score_precision_stay() -> None:
+    """A stored contract from before the parameter has no ``score_precision``:
+    it reads back as ``double``, what it was computed with, and the contracts
+    that compare doubles keep the fingerprints they had (these two values were
+    computed by the contract code before the parameter existed)."""
+    stored = Contract().to_dict()
+    del stored["score_precision"]
+    assert Contract.from_dict(stored).score_precision == "double"
+    q, r = "q" * 64, "r" * 64
+    assert Contract().fingerprint(q, r) == (
+        "b982a0027f225a272ed2292ddc43343d7509ea330651d852dfc51f59e0346e64"
+    )
+    assert preset("trec_eval10", k=20).fingerprint(q, r) == (
+        "eb339fa07512973444cdbf9a65db56c4e52f649a0ee0c021860dddb8859b9374"
+    )
+    # single precision gives other numbers: another fingerprint
+    assert preset("trec_eval9", k=20).fingerprint(q, r) != preset("trec_eval10", k=20).fingerprint(
+        q, r
+    )
 
 
 def test_unknown_keys_in_stored_contract_are_refused() -> None:

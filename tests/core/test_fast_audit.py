@@ -53,7 +53,9 @@ Judged = dict[str, dict[str, int]]
 BATCHES = 24
 PER_BATCH = 100  # 2,400 files in all
 
-TIE_SCORES = [0.0, -0.0, 1.0, 2.0, 0.5, 3.25, -1.0, 1e-300]
+# the last ones are one 32-bit float with 1.0, or with each other: ties under
+# score_precision=single only
+TIE_SCORES = [0.0, -0.0, 1.0, 2.0, 0.5, 3.25, -1.0, 1e-300, 1.0 + 2**-30, 1.0 + 2**-24, 1e39, 3.5e38]
 BAD_LINES = [
     "q1 Q0 d1 1",  # too few columns
     "q1 Q0 d1 x1 1.0 t",  # rank not an integer
@@ -76,6 +78,7 @@ def write_case(path: Path, rng: random.Random) -> tuple[Path, Judged, Contract]:
         scale=scale,
         gain=rng.choice(["linear", "exponential"]),
         ties=rng.choice(["trec_eval", "docid", "rank", "input"]),
+        score_precision=rng.choice(["double", "single"]),
         entity=ENTITY if entity else None,
     )
     docs = doc_pool(rng, rng.randint(1, 12))
@@ -294,6 +297,27 @@ def test_unknown_queries_holes_are_the_reference_ones(tmp_path: Path) -> None:
         assert got == expected, seed
         checked += 1
     assert checked > 50
+
+
+def test_ties_are_counted_at_the_contracts_precision(tmp_path: Path) -> None:
+    """68.41769638061524 and 68.41769618988037 are two doubles and one float:
+    a tie for trec_eval 9 (``single``), none for trec_eval 10 (``double``). Both
+    audits report the group with the score its members share, and the rank
+    column that puts the lower double first disagrees only with doubles."""
+    path = tmp_path / "run"
+    path.write_text(
+        "q Q0 b 2 68.41769638061524 t\nq Q0 c 1 68.41769618988037 t\nq Q0 a 3 68.4176 t\n"
+    )
+    judgments = {"q": {"a": 1, "b": 2, "c": 0}}
+    single = np.float32(68.41769638061524).item()
+    for precision, ties, disagreements in (("double", (), 1), ("single", (("c", "b"),), 0)):
+        contract = Contract(k=2, score_precision=precision)
+        expected = reference_report(path, judgments, contract)
+        assert fast_report(path, judgments, contract) == expected
+        found = expected.findings
+        assert tuple(tie.doc_ids for tie in found.ties) == ties
+        assert all(tie.score == single for tie in found.ties)
+        assert len(found.rank_disagreements) == disagreements
 
 
 # ----------------------------------------------------------------------- real runs

@@ -185,7 +185,21 @@ SCALES = [Scale(0, 3), Scale(-1, 4), Scale(0, 1), Scale(1, 3), Scale(-2, 0), Sca
 # `_pick` lean to the ends of each range as hypothesis does (the smallest and
 # largest sizes, the special scores), so the corners keep coming. A failing
 # case is printed whole, and its seed rebuilds it.
-SPECIAL_SCORES = [0.0, -0.0, 1.0, 2.0, 0.5, 3.25, -1.0, 1e-300]
+# scores one 32-bit float holds, with 1.0 or with each other (under
+# score_precision=single: 1 + 2**-24 is the midpoint that rounds to 1.0, the
+# even float, and 1 + 3 * 2**-24 the one that rounds up; beyond the largest
+# float, an infinity)
+NEAR_SCORES = [
+    1.0 + 2**-30,
+    1.0 + 2**-24,
+    1.0 + 3 * 2**-24,
+    68.41769638061524,
+    68.41769618988037,
+    3.5e38,
+    1e39,
+    -1e39,
+]
+SPECIAL_SCORES = [0.0, -0.0, 1.0, 2.0, 0.5, 3.25, -1.0, 1e-300, *NEAR_SCORES]
 GAIN_VALUES = [0, 1, 2.5, 3, 7, 100]
 
 
@@ -226,6 +240,7 @@ def random_contract(rng: random.Random, scale: Scale, entity: bool | None = None
         duplicates=rng.choice(["reject", "first"]),
         entity=ENTITY if use_entity else None,
         ties=rng.choice(["trec_eval", "docid", "rank", "input"]),
+        score_precision=rng.choice(["double", "single"]),
         zero_idcg=rng.choice(["zero", "one", "exclude"]),
         missing=rng.choice(["zero", "skip"]),
         relevant_from=_size(rng, -2, 5),
@@ -334,6 +349,17 @@ def test_entity_patterns_with_many_duplicate_chunks(
 def test_heavy_ties_under_every_tie_policy(
     tmp_path: Path, case: tuple[list[Row], Judged, Contract]
 ) -> None:
+    rows, judgments, contract = case
+    check_same_as_reference(_write(tmp_path / "run", rows), judgments, contract)
+
+
+@settings(_SETTINGS, max_examples=300)
+@given(case=cases(max_rows=20, scores=[1.0, 0.0, *NEAR_SCORES]))
+def test_near_equal_scores_under_both_precisions(
+    tmp_path: Path, case: tuple[list[Row], Judged, Contract]
+) -> None:
+    """Scores that only single precision ties: the order, the tie range and
+    the refusals under every tie policy, compared as doubles or as floats."""
     rows, judgments, contract = case
     check_same_as_reference(_write(tmp_path / "run", rows), judgments, contract)
 

@@ -80,14 +80,25 @@ def test_normalise_divides_and_lets_the_policy_decide_a_zero_ideal() -> None:
 
 def test_tie_groups_are_runs_of_adjacent_equal_scores() -> None:
     docs = ranked([(3.0, 0), (2.0, 3), (2.0, 1), (1.0, 2), (2.0, None)])
-    groups = tie_groups(docs)
+    groups = tie_groups(docs, "double")
     assert [[doc.doc_id for doc in group] for group in groups] == [
         ["d0"],
         ["d1", "d2"],
         ["d3"],
         ["d4"],  # equal to d1's score, but not adjacent: another group
     ]
-    assert tie_groups([]) == []
+    assert tie_groups([], "double") == []
+
+
+def test_tie_groups_compare_scores_at_the_contracts_precision() -> None:
+    # 68.41769638061524 and 68.41769618988037 (real scores printed with 14
+    # decimals) differ as doubles and are one 32-bit float
+    docs = ranked([(68.41769638061524, 3), (68.41769618988037, 0), (68.4176, 1)])
+    assert [len(group) for group in tie_groups(docs, "double")] == [1, 1, 1]
+    assert [len(group) for group in tie_groups(docs, "single")] == [2, 1]
+    worst, best = tie_range_gains(docs, Contract(score_precision="single"))
+    assert (worst, best) == ([0.0, 3.0, 1.0], [3.0, 0.0, 1.0])
+    assert tie_range_gains(docs, Contract())[0] == [3.0, 0.0, 1.0]
 
 
 def test_the_tie_range_orders_every_group_worst_and_best() -> None:

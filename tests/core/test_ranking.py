@@ -3,11 +3,18 @@ mapping, duplicates, grades and the unjudged policy, on short literal lists."""
 
 from __future__ import annotations
 
+import math
+import struct
+
+import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from judgepool.core.contract import Contract
 from judgepool.core.errors import DuplicateEntry, UnjudgedEntry
-from judgepool.core.ranking import RankedDoc, form_list, order_entries
+from judgepool.core.fast.run import compared_scores
+from judgepool.core.ranking import RankedDoc, compared_score, form_list, order_entries
 from judgepool.core.types import RunEntry
 
 # (doc, rank, score), one line each from line 1: equal scores in the middle,
@@ -43,6 +50,58 @@ def test_rank_ties_follow_the_rank_column_keeping_file_order_for_equal_ranks() -
 
 def test_input_ties_keep_the_file_order() -> None:
     assert ordered("input") == ["b", "C", "a", "é", "d"]
+
+
+# 68.41769638061524 and 68.41769618988037: real scores printed with 14
+# decimals, two doubles and one 32-bit float
+NEAR = [("b", 1, 68.41769638061524), ("c", 2, 68.41769618988037), ("a", 3, 68.4176)]
+
+
+def test_single_precision_ties_scores_that_one_float_holds() -> None:
+    assert [e.doc_id for e in order_entries(entries(NEAR), "trec_eval")] == ["b", "c", "a"]
+    # trec_eval 9: one score, so the document ID decides, descending
+    assert [e.doc_id for e in order_entries(entries(NEAR), "trec_eval", "single")] == [
+        "c",
+        "b",
+        "a",
+    ]
+    assert [e.doc_id for e in order_entries(entries(NEAR), "docid", "single")] == ["b", "c", "a"]
+    formed = form_list("q", entries(NEAR), {}, Contract(score_precision="single"))
+    assert [doc.doc_id for doc in formed.final] == ["c", "b", "a"]
+    # the documents keep the scores they were given
+    assert [doc.score for doc in formed.final] == [68.41769618988037, 68.41769638061524, 68.4176]
+
+
+def test_compared_score_rounds_as_c_converts_a_double_to_a_float() -> None:
+    assert compared_score(68.41769638061524, "single") == compared_score(
+        68.41769618988037, "single"
+    )
+    assert compared_score(68.41769638061524, "double") == 68.41769638061524
+    assert compared_score(1.00000001, "single") == 1.0
+    # midpoints between two floats round to the even one
+    assert compared_score(1 + 2**-24, "single") == 1.0
+    assert compared_score(1 + 3 * 2**-24, "single") == 1 + 2**-22
+    # beyond the largest float, an infinity; -0.0 stays -0.0
+    assert compared_score(1e39, "single") == math.inf
+    assert compared_score(-1e39, "single") == -math.inf
+    assert math.copysign(1.0, compared_score(-0.0, "single")) == -1.0
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    scores=st.lists(
+        st.floats(allow_nan=False, allow_infinity=False)
+        | st.floats(-4.0, 4.0).map(lambda x: 1.0 + x * 2**-24)  # about 1.0's midpoints
+        | st.integers(-(2**30), 2**30).map(lambda n: (2 * n + 1) * 2**-150),  # subnormals
+        min_size=1,
+    )
+)
+def test_the_fast_engines_rounding_is_the_references(scores: list[float]) -> None:
+    """`fast.run.compared_scores` (numpy's conversion) gives the reference's
+    C cast bit for bit, infinities and subnormals included."""
+    fast = compared_scores(np.array(scores, dtype=np.float64), "single").tolist()
+    reference = [compared_score(score, "single") for score in scores]
+    assert [struct.pack("<d", x) for x in fast] == [struct.pack("<d", x) for x in reference]
 
 
 def test_an_unknown_tie_policy_orders_nothing() -> None:

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import gzip
 import itertools
+import math
 import random
 import re
+from decimal import Decimal, localcontext
 from pathlib import Path
 from typing import Any
 
@@ -375,6 +377,44 @@ def test_well_formed_runs_take_the_fast_tier(
     assert expected[0] == "ok"
     if lines:
         assert run_stream.read_streaming(tmp_path / "run") is not None
+
+
+def _hard_decimal(value: float, where: int, digits: int) -> str:
+    """A decimal near ``value``: the exact midpoint between it and the next
+    double (``where`` 0), or that midpoint moved by one unit in its
+    ``digits``-th significant digit (``where`` ±1): the texts a parser that
+    does not round correctly reads one double off. `ranking.compared_score`
+    narrows the double to a float as trec_eval 9 does, so every reader must
+    give the double ``float()`` gives."""
+    with localcontext() as context:
+        context.prec = 1000  # every digit of a double's expansion: sums are exact
+        exact = (Decimal(value) + Decimal(math.nextafter(value, math.inf))) / 2
+        if where:
+            exponent = exact.adjusted() - digits + 1
+            exact += where * Decimal(10) ** exponent
+        return format(exact, "e")
+
+
+@settings(_EXAMPLES, max_examples=200)
+@given(
+    scores=st.lists(
+        st.tuples(
+            st.floats(-1e6, 1e6, allow_nan=False).filter(lambda x: x != 0),
+            st.integers(-1, 1),
+            st.integers(17, 40),
+        ).map(lambda drawn: _hard_decimal(*drawn))
+        | st.integers(10**20, 10**25).map(lambda n: f"68.{n}"),  # many decimals
+        min_size=1,
+        max_size=12,
+    )
+)
+def test_long_decimals_are_read_as_the_double_they_denote(
+    tmp_path: Path, scores: list[str]
+) -> None:
+    text = "".join(f"q Q0 d{i} {i + 1} {score} t\n" for i, score in enumerate(scores))
+    expected = check_all_readers_agree(tmp_path, text.encode(), tiny_blocks=False)
+    assert expected[0] == "ok"
+    assert [entry[3] for entry in expected[1][0]] == [float(score) for score in scores]
 
 
 _SPECIAL = b" \r\n0x\tX#\xef\xbb\xbf"

@@ -27,7 +27,7 @@ from judgepool.tui.screens.help import HelpScreen, KeyList
 from judgepool.tui.widgets.audit_findings import AuditQueryTable
 from judgepool.tui.widgets.ndcg_plot import NdcgBoxPlot
 from judgepool.tui.widgets.pair_verdicts import PairVerdicts, PairWords
-from judgepool.tui.widgets.score_contract import ContractDialog
+from judgepool.tui.widgets.score_contract import EDITABLE, ContractDialog
 from judgepool.tui.widgets.score_table import PerQueryTable
 from tests.tui.conftest import wait_ready
 from tests.tui.pilot_support import screen_text, wait_until
@@ -276,7 +276,7 @@ async def test_the_contract_dialog_keeps_its_buttons_in_view(
         for button in ("Apply", "Save as default", "Cancel"):
             assert button in text, button
         # the last field is reached by scrolling the fields, the buttons stay
-        await pilot.press(*["tab"] * 9)
+        await pilot.press(*["tab"] * (len(EDITABLE) - 1))
         await pilot.pause()
         entity = app.screen.query_one("#contract-entity")
         assert entity.has_focus

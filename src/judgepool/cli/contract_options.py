@@ -21,8 +21,11 @@ from judgepool.core.contract import PARAMETERS, PRESETS, Contract, Parameter, Sc
 F = TypeVar("F", bound=Callable[..., Any])
 
 PRESET_HELP = (
-    "Start from a named set of parameters (trec_eval: linear gain, judged universe, "
-    "unjudged zero, trec_eval ties, missing zero)."
+    "Start from a named set of parameters. trec_eval9: linear gain, judged universe, "
+    "unjudged zero, trec_eval ties, missing zero, scores compared in single precision "
+    "(as trec_eval up to 9.0.8, pytrec_eval and ir_measures); trec_eval10: the same "
+    "with scores compared as doubles (trec_eval 10.0); trec_eval: trec_eval9, the "
+    "version behind published numbers."
 )
 
 

@@ -22,9 +22,14 @@ Definitions, where docs/audit-report.md leaves room:
   equal scores, when at least two share a score and at least one of them is in
   the top k. Grouping is by score value, not adjacency, so that under
   ``ties=rank`` or ``ties=input`` equal scores far apart are still one group.
+  Scores are compared as the contract compares them (``score_precision``:
+  under ``single``, 68.41769638061524 and 68.41769618988037 are one 32-bit
+  float, a tie, as trec_eval 9 sees them), and a group's ``score`` is that
+  shared value, its first member's.
 - ``rank_disagreements``: two lines of one query *disagree* when one has the
   strictly smaller rank and the strictly smaller score (the rank column puts it
-  first, the score puts it after). Equal ranks claim no order and equal scores
+  first, the score puts it after; scores compared at the contract's
+  precision). Equal ranks claim no order and equal scores
   are free to be broken by rank, so neither disagrees. Every line taking part
   in a disagreement is involved; ``lines`` lists the first
   `MAX_DISAGREEMENT_LINES` of them by line number, ``involved`` counts them all.
@@ -41,9 +46,9 @@ from dataclasses import dataclass, field
 from operator import itemgetter
 from typing import Any, Final, Protocol
 
-from judgepool.core.contract import Contract
+from judgepool.core.contract import Contract, ScorePrecision
 from judgepool.core.errors import DuplicateEntry, UnjudgedEntry
-from judgepool.core.ranking import RankedDoc, form_list
+from judgepool.core.ranking import RankedDoc, compared_score, form_list
 from judgepool.core.types import Judgments, RunEntry
 
 FINDING_KINDS: Final = (
@@ -248,8 +253,9 @@ def audit_run(
             top = kept[:k]
             judged_in_top = sum(1 for doc in top if doc.grade is not None)
             coverage_values.append(judged_in_top / len(top))
-        ties.extend(_tie_groups(query_id, kept, k))
-        disagreement = _rank_disagreement(query_id, query_entries)
+        precision = effective.score_precision
+        ties.extend(_tie_groups(query_id, kept, k, precision))
+        disagreement = _rank_disagreement(query_id, query_entries, precision)
         if disagreement is not None:
             disagreements.append(disagreement)
         if len(kept) < k:
@@ -311,13 +317,17 @@ def _has_positive_gain(judged: Mapping[str, int], contract: Contract) -> bool:
     return any(grade > 0 and gains.get(grade, 1.0) > 0 for grade in judged.values())
 
 
-def _tie_groups(query_id: str, kept: Sequence[RankedDoc], k: int) -> list[TieGroup]:
-    """Groups of equal scores with a member in the top k, in order of first position."""
-    top_scores = {doc.score for doc in kept[:k]}
+def _tie_groups(
+    query_id: str, kept: Sequence[RankedDoc], k: int, precision: ScorePrecision
+) -> list[TieGroup]:
+    """Groups of equal scores (at ``precision``) with a member in the top k, in
+    order of first position."""
+    scores = [compared_score(doc.score, precision) for doc in kept]
+    top_scores = set(scores[:k])
     members: dict[float, list[tuple[int, str]]] = {}
-    for position, doc in enumerate(kept):
-        if doc.score in top_scores:
-            members.setdefault(doc.score, []).append((position, doc.doc_id))
+    for position, (doc, score) in enumerate(zip(kept, scores, strict=True)):
+        if score in top_scores:
+            members.setdefault(score, []).append((position, doc.doc_id))
     groups = [
         TieGroup(
             query_id,
@@ -333,39 +343,42 @@ def _tie_groups(query_id: str, kept: Sequence[RankedDoc], k: int) -> list[TieGro
     return groups
 
 
-def _rank_disagreement(query_id: str, entries: Sequence[RunEntry]) -> RankDisagreement | None:
+def _rank_disagreement(
+    query_id: str, entries: Sequence[RunEntry], precision: ScorePrecision
+) -> RankDisagreement | None:
     """The lines of one query involved in a rank/score contradiction, if any.
 
     A line is involved when some line of strictly smaller rank has a strictly
     smaller score, or some line of strictly greater rank a strictly greater
-    score: one sort by rank, then a running minimum forwards and a running
-    maximum backwards over groups of equal rank.
+    score (scores at ``precision``): one sort by rank, then a running minimum
+    forwards and a running maximum backwards over groups of equal rank.
     """
     by_rank = sorted(entries, key=_rank_of)
-    scores = [entry.score for entry in by_rank]
+    scores = [compared_score(entry.score, precision) for entry in by_rank]
     # The usual case: scores never rise along the rank order, so no pair can
     # disagree. Sorting a non-increasing list is one linear pass in C.
     if scores == sorted(scores, reverse=True):
         return None
-    groups: list[list[RunEntry]] = []
-    for entry in by_rank:
-        if groups and groups[-1][0].rank == entry.rank:
-            groups[-1].append(entry)
+    # groups of equal rank, each line with its compared score
+    groups: list[list[tuple[RunEntry, float]]] = []
+    for entry, score in zip(by_rank, scores, strict=True):
+        if groups and groups[-1][0][0].rank == entry.rank:
+            groups[-1].append((entry, score))
         else:
-            groups.append([entry])
+            groups.append([(entry, score)])
     involved: set[int] = set()
     lowest_before = math.inf
     for group in groups:
-        for entry in group:
-            if lowest_before < entry.score:
+        for entry, score in group:
+            if lowest_before < score:
                 involved.add(entry.line)
-        lowest_before = min(lowest_before, min(e.score for e in group))
+        lowest_before = min(lowest_before, min(score for _, score in group))
     highest_after = -math.inf
     for group in reversed(groups):
-        for entry in group:
-            if highest_after > entry.score:
+        for entry, score in group:
+            if highest_after > score:
                 involved.add(entry.line)
-        highest_after = max(highest_after, max(e.score for e in group))
+        highest_after = max(highest_after, max(score for _, score in group))
     if not involved:
         return None
     shown = tuple(sorted(involved)[:MAX_DISAGREEMENT_LINES])

@@ -25,6 +25,7 @@ __all__ = [
     "MISSING_POLICIES",
     "PARAMETERS",
     "PRESETS",
+    "SCORE_PRECISIONS",
     "TIE_POLICIES",
     "UNIVERSES",
     "UNJUDGED_POLICIES",
@@ -34,6 +35,7 @@ __all__ = [
     "MissingPolicy",
     "Parameter",
     "Scale",
+    "ScorePrecision",
     "TiePolicy",
     "Universe",
     "UnjudgedPolicy",
@@ -48,6 +50,7 @@ Universe = Literal["judged", "candidates"]
 UnjudgedPolicy = Literal["reject", "zero", "condense"]
 DuplicatePolicy = Literal["reject", "first"]
 TiePolicy = Literal["trec_eval", "docid", "rank", "input"]
+ScorePrecision = Literal["double", "single"]
 ZeroIdcgPolicy = Literal["zero", "one", "exclude"]
 MissingPolicy = Literal["zero", "skip"]
 
@@ -55,6 +58,7 @@ UNIVERSES: Final[tuple[Universe, ...]] = get_args(Universe)
 UNJUDGED_POLICIES: Final[tuple[UnjudgedPolicy, ...]] = get_args(UnjudgedPolicy)
 DUPLICATE_POLICIES: Final[tuple[DuplicatePolicy, ...]] = get_args(DuplicatePolicy)
 TIE_POLICIES: Final[tuple[TiePolicy, ...]] = get_args(TiePolicy)
+SCORE_PRECISIONS: Final[tuple[ScorePrecision, ...]] = get_args(ScorePrecision)
 ZERO_IDCG_POLICIES: Final[tuple[ZeroIdcgPolicy, ...]] = get_args(ZeroIdcgPolicy)
 MISSING_POLICIES: Final[tuple[MissingPolicy, ...]] = get_args(MissingPolicy)
 
@@ -169,6 +173,17 @@ class Contract:
             "score then docid ascending, the rank column, or file order.",
             default_text="trec_eval",
             choices=TIE_POLICIES,
+        ),
+    )
+    score_precision: ScorePrecision = field(
+        default="double",
+        metadata=_about(
+            kind="choice",
+            summary="How scores are compared (to order the list and find ties): as read "
+            "(double, as trec_eval 10), or each rounded to a 32-bit float first (single, as "
+            "trec_eval up to 9.0.8, pytrec_eval and ir_measures).",
+            default_text="double",
+            choices=SCORE_PRECISIONS,
         ),
     )
     zero_idcg: ZeroIdcgPolicy = field(
@@ -303,9 +318,16 @@ class Contract:
 
     def fingerprint(self, qrels_digest: str, run_digest: str) -> str:
         """sha256 over the contract and both digests: equal fingerprints mean the
-        same numbers, computed the same way, from the same inputs."""
+        same numbers, computed the same way, from the same inputs.
+
+        ``score_precision=double`` is left out of the hash: every contract from
+        before the parameter existed compared scores as doubles, so its stored
+        evaluations keep their fingerprints, and they still mean the same numbers."""
+        contract = self.to_dict()
+        if contract["score_precision"] == "double":
+            del contract["score_precision"]
         payload = json.dumps(
-            {"contract": self.to_dict(), "qrels_digest": qrels_digest, "run_digest": run_digest},
+            {"contract": contract, "qrels_digest": qrels_digest, "run_digest": run_digest},
             sort_keys=True,
             separators=(",", ":"),
         )
@@ -331,19 +353,29 @@ PARAMETERS: Final[tuple[Parameter, ...]] = tuple(
 )
 
 
+# trec_eval's ndcg_cut_k with -c: linear gain over every judged document,
+# unjudged documents gain 0, score-then-docid-descending ties, absent judged
+# queries score 0 (trec_eval refuses duplicate documents). The two versions
+# differ in how they read a score: 9.0.8 and every version before it into a C
+# float (so scores closer than single precision tells apart are a tie, broken
+# by document ID), 10.0 into a double.
+_TREC_EVAL: Final[dict[str, Any]] = {
+    "gain": "linear",
+    "universe": "judged",
+    "unjudged": "zero",
+    "duplicates": "reject",
+    "ties": "trec_eval",
+    "zero_idcg": "zero",
+    "missing": "zero",
+}
+
 PRESETS: Final[dict[str, dict[str, Any]]] = {
-    # trec_eval's ndcg_cut_k with -c: linear gain over every judged document,
-    # unjudged documents gain 0, score-then-docid-descending ties, absent
-    # judged queries score 0. trec_eval refuses duplicate documents.
-    "trec_eval": {
-        "gain": "linear",
-        "universe": "judged",
-        "unjudged": "zero",
-        "duplicates": "reject",
-        "ties": "trec_eval",
-        "zero_idcg": "zero",
-        "missing": "zero",
-    },
+    # `trec_eval` is 9.0.8: the version behind every TREC overview through
+    # 2025 and behind pytrec_eval (so ir_measures), whose numbers are the ones
+    # published; a number meant to match 10.0 asks for it by name.
+    "trec_eval": {**_TREC_EVAL, "score_precision": "single"},
+    "trec_eval9": {**_TREC_EVAL, "score_precision": "single"},
+    "trec_eval10": {**_TREC_EVAL, "score_precision": "double"},
 }
 
 

@@ -11,8 +11,8 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import assert_never
 
-from judgepool.core.contract import Contract, ZeroIdcgPolicy
-from judgepool.core.ranking import FormedList, RankedDoc
+from judgepool.core.contract import Contract, ScorePrecision, ZeroIdcgPolicy
+from judgepool.core.ranking import FormedList, RankedDoc, compared_score
 from judgepool.core.types import QueryResult
 
 
@@ -65,12 +65,15 @@ def _universe_idcg(
             assert_never(contract.universe)
 
 
-def tie_groups(docs: Sequence[RankedDoc]) -> list[list[RankedDoc]]:
-    """Maximal runs of adjacent documents with equal scores: the orders any tie
-    policy could have produced differ only inside these groups."""
+def tie_groups(docs: Sequence[RankedDoc], precision: ScorePrecision) -> list[list[RankedDoc]]:
+    """Maximal runs of adjacent documents with equal scores (compared at
+    ``precision``): the orders any tie policy could have produced differ only
+    inside these groups."""
     groups: list[list[RankedDoc]] = []
     for doc in docs:
-        if groups and groups[-1][-1].score == doc.score:
+        if groups and compared_score(groups[-1][-1].score, precision) == compared_score(
+            doc.score, precision
+        ):
             groups[-1].append(doc)
         else:
             groups.append([doc])
@@ -83,7 +86,7 @@ def tie_range_gains(
     """Gains in the worst and best order of every tie group."""
     worst: list[float] = []
     best: list[float] = []
-    for group in tie_groups(docs):
+    for group in tie_groups(docs, contract.score_precision):
         gains = _gains(group, contract)
         worst.extend(sorted(gains))
         best.extend(sorted(gains, reverse=True))

@@ -1,18 +1,27 @@
 """Forming one query's ranked list from a run's lines, under the contract.
 
-The steps, in order: order the lines (`ties`), map document IDs to judged
-entities (`entity`), drop or reject repeated entities (`duplicates`), look up
-grades, then keep or remove unjudged documents (`unjudged`). Each step is a
-plain function so the reference implementation reads like the specification.
+The steps, in order: order the lines (`ties`, comparing scores at the
+contract's `score_precision`), map document IDs to judged entities
+(`entity`), drop or reject repeated entities (`duplicates`), look up grades,
+then keep or remove unjudged documents (`unjudged`). Each step is a plain
+function so the reference implementation reads like the specification.
+
+`compared_score` is a score as the contract compares it. Under ``single`` it
+is what trec_eval 9 holds after ``float sim = atof(text)``: the double the
+text denotes (Python's ``float`` and C's ``strtod`` both round correctly),
+converted to a C ``float`` by the same C cast (``struct`` packs a native
+``'f'`` with it), so the double is rounded once more, to nearest, ties to
+even, and a double beyond the largest float becomes an infinity.
 """
 
 from __future__ import annotations
 
+import struct
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import assert_never
 
-from judgepool.core.contract import Contract, TiePolicy
+from judgepool.core.contract import Contract, ScorePrecision, TiePolicy
 from judgepool.core.errors import DuplicateEntry, UnjudgedEntry
 from judgepool.core.types import RunEntry
 
@@ -41,15 +50,32 @@ class FormedList:
     unjudged_in_top_k: tuple[UnjudgedEntry, ...]
 
 
-def order_entries(entries: Sequence[RunEntry], ties: TiePolicy) -> list[RunEntry]:
-    """The run's lines of one query in ranked order under the tie policy."""
+def compared_score(score: float, precision: ScorePrecision) -> float:
+    """The score as the contract compares it: as read, or as a 32-bit float."""
+    match precision:
+        case "double":
+            return score
+        case "single":
+            single: float = struct.unpack("f", struct.pack("f", score))[0]
+            return single
+        case _:
+            assert_never(precision)
+
+
+def order_entries(
+    entries: Sequence[RunEntry], ties: TiePolicy, precision: ScorePrecision = "double"
+) -> list[RunEntry]:
+    """The run's lines of one query in ranked order under the tie policy, their
+    scores compared at ``precision``."""
     match ties:
         case "trec_eval":
             # score descending, then document ID descending (byte order: Python
             # compares str by code point, which is UTF-8 byte order).
-            return sorted(entries, key=lambda e: (e.score, e.doc_id), reverse=True)
+            return sorted(
+                entries, key=lambda e: (compared_score(e.score, precision), e.doc_id), reverse=True
+            )
         case "docid":
-            return sorted(entries, key=lambda e: (-e.score, e.doc_id))
+            return sorted(entries, key=lambda e: (-compared_score(e.score, precision), e.doc_id))
         case "rank":
             return sorted(entries, key=lambda e: e.rank)  # stable: equal ranks keep file order
         case "input":
@@ -67,7 +93,7 @@ def form_list(
     """Apply the contract's list-forming steps to one query's run lines."""
     seen: dict[str, list[RunEntry]] = {}
     kept: list[RankedDoc] = []
-    for entry in order_entries(entries, contract.ties):
+    for entry in order_entries(entries, contract.ties, contract.score_precision):
         entity = contract.entity_of(entry.doc_id)
         copies = seen.setdefault(entity, [])
         copies.append(entry)

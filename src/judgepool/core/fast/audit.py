@@ -232,8 +232,8 @@ def evaluate_and_audit(
     returned in its place, since the audit says what it refuses and more.
     """
     effective = audit_contract(contract.k, contract)
-    # the index depends on the tie policy and the entity pattern only, which
-    # the audit's contract keeps: the scorer reads the same one
+    # the index depends on the tie policy, the score precision and the entity
+    # pattern only, which the audit's contract keeps: the scorer reads the same one
     indexed = index_run(columns, judgments, effective)
     lookup = find_judged_lines(indexed, judgments)
     part = audit_indexed(indexed, lookup, judgments, effective)

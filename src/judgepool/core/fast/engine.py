@@ -72,8 +72,9 @@ def evaluate_indexed(
     lookup: JudgedLines | None = None,
 ) -> Evaluation:
     """`evaluate_columns` on a run already indexed (under a contract with the
-    same ``ties`` and ``entity``: nothing else shapes the index), reusing its
-    judged lines when ``lookup`` gives them (an audit of the same pass found them)."""
+    same ``ties``, ``score_precision`` and ``entity``: nothing else shapes the
+    index), reusing its judged lines when ``lookup`` gives them (an audit of
+    the same pass found them)."""
     return evaluate_returned(
         _FastQueries(indexed, judgments, contract, lookup), judgments, contract, source
     )

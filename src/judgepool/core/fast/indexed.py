@@ -24,9 +24,9 @@ class IndexedRun:
 
 
 def index_run(columns: ColumnarRun, judgments: Judgments, contract: Contract) -> IndexedRun:
-    """Check the columns, then group, order and hash the run (the ordering and
-    the hashing overlap on a large run)."""
-    run = Run.of(columns)
+    """Check the columns (the scores at the contract's precision), then group,
+    order and hash the run (the ordering and the hashing overlap on a large run)."""
+    run = Run.of(columns, contract.score_precision)
     queries = find_queries(run)
     keys, layout = keys_alongside(
         run, queries, contract, lambda: build_layout(run, queries, contract.ties)

@@ -50,8 +50,9 @@ class RunPass:
         self.judgments = judgments
         self.contract = contract
         self.scores = ChunkedQueries(judgments, contract, with_tops=tops) if score else None
-        # the index depends on the tie policy and the entity pattern alone,
-        # which the audit's contract keeps: scoring reads the same index
+        # the index depends on the tie policy, the score precision and the
+        # entity pattern alone, which the audit's contract keeps: scoring
+        # reads the same index
         self.audit = audit_contract(contract.k, contract) if audit else None
         self.parts: list[AuditPart] = []
         # kept here, once, not in every part (the audit screen lists them)

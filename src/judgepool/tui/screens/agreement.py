@@ -9,7 +9,9 @@ each model with labels, its confusion table against the people (and
 against imported qrels where no person graded), in short
 (`judgepool.services.confusion`, as ``agreement --confusion``). Beside the
 pairs, the highlighted pair's confusion table as a heat map (A's grades
-down, B's across: `ConfusionHeatMap`), following the highlight. An
+down, B's across: `ConfusionHeatMap`), following the highlight; under 36
+lines the boxes below them give way (they scroll), so that the pairs and the
+heat map keep their 10 lines. An
 undefined value shows as ``-`` and its reason is listed below. ``f5`` reads
 the grades again; a saved grade marks the screen stale, and it is read again
 when shown.
@@ -23,7 +25,7 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal
+from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
@@ -54,19 +56,24 @@ class AgreementScreen(Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = AGREEMENT_BINDINGS
     # under 100 columns the heat map narrows, so that every κ column shows
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]  # noqa: RUF012 - typed by Textual
+    # under 36 lines the boxes below give way, so that the pairs keep 10 lines
+    # (their header, rows and the heat map): at 80 × 24 the two boxes took
+    # every line; what they no longer show scrolls
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (30, "-medium"), (36, "-tall")]  # noqa: RUF012
 
     DEFAULT_CSS = """
     AgreementScreen #agreement-title { height: 1; padding: 0 1; background: $panel; }
-    AgreementScreen #agreement-pairs { height: 1fr; }
+    AgreementScreen #agreement-pairs { height: 1fr; min-height: 10; }
     AgreementScreen #agreement-table { height: 1fr; width: 1fr; }
     AgreementScreen #agreement-heat { height: 1fr; width: 36; min-height: 8; }
     AgreementScreen.-narrow #agreement-heat { width: 26; }
-    AgreementScreen #agreement-overall {
+    AgreementScreen .agreement-box {
         height: auto; max-height: 10; border: round $accent; padding: 0 1;
     }
-    AgreementScreen #agreement-models {
-        height: auto; max-height: 14; border: round $accent; padding: 0 1;
-    }
+    AgreementScreen #agreement-models-box { max-height: 14; }
+    AgreementScreen.-short #agreement-overall-box { max-height: 7; }
+    AgreementScreen.-short #agreement-models-box { max-height: 5; }
+    AgreementScreen.-medium #agreement-models-box { max-height: 10; }
     """
 
     def __init__(self) -> None:
@@ -81,16 +88,17 @@ class AgreementScreen(Screen[None]):
         with Horizontal(id="agreement-pairs"):
             yield table
             yield ConfusionHeatMap(id="agreement-heat")
-        yield Static(id="agreement-overall")
-        models = Static(id="agreement-models")
-        models.display = False
-        yield models
+        with VerticalScroll(id="agreement-overall-box", classes="agreement-box"):
+            yield Static(id="agreement-overall")
+        with VerticalScroll(id="agreement-models-box", classes="agreement-box") as models:
+            models.display = False
+            yield Static(id="agreement-models")
         yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one("#agreement-overall", Static).border_title = "All annotators"
+        self.query_one("#agreement-overall-box").border_title = "All annotators"
         self.query_one(
-            "#agreement-models", Static
+            "#agreement-models-box"
         ).border_title = "Models vs people (imports where no person graded)"
         grading_host(self.app).follow_grades(self)
         self.reload()
@@ -173,13 +181,14 @@ class AgreementScreen(Screen[None]):
         the line, then per grade the reference gave, how the model graded
         those items."""
         view = self.query_one("#agreement-models", Static)
+        box = self.query_one("#agreement-models-box")
         try:
             tables = every_model_confusion(grading_host(self.app).ws)
         except (JudgepoolError, StorageError) as exc:
-            view.display = True
+            box.display = True
             view.update(literal_text(f"models: {exc}", style="yellow"))
             return
-        view.display = bool(tables)
+        box.display = bool(tables)
         text = Text()
         for number, found in enumerate(tables):
             if number:
