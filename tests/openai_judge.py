@@ -3,13 +3,17 @@
 textual-serve), on 127.0.0.1 on a free port, in a thread of its own.
 
 It plays a judge: it reads the query and the document out of judgepool's
-prompt (between their tags), answers ``{"grade": N}`` from a hidden table of
-true grades keyed by (query text, document text), a grade off by one with
-probability ``noise`` (drawn per item from ``seed``, so the same item always
-gets the same answer), and reports token usage. It can be told to be slow
+prompt (between their tags, marked as `judgepool.core.grading_prompt` marks
+them: the closing tag with the same mark as the opening one), answers
+``{"grade": N}`` from a hidden table of true grades keyed by (query text,
+document text), a grade off by one with probability ``noise`` (drawn per
+item from ``seed``, so the same item always gets the same answer), and
+reports token usage. It can be told to be slow
 (``latency``) and, per document text, to meet its next requests with faults,
 one per request, in order (`FAULTS`); ``always`` meets every request with
-one. What it received is kept (``bodies``, ``headers``) for the tests to read.
+one. What it received is kept (``bodies``, ``headers``) for the tests to read,
+and what it sent of a streamed body (``streamed``, bytes per request) and the
+requests that reached the redirect's target (``redirected``).
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ import random
 import re
 import threading
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -31,11 +35,19 @@ from aiohttp import web
 # "hang": no answer for `hang` seconds (the client times out first);
 # "garbage": a 200 whose content is not JSON; "loose": JSON but not the
 # object asked for; "drop": the connection closed without a response;
-# "401": the key refused; "400": a request the server will not take.
-FAULTS = ("429", "500", "503", "hang", "garbage", "loose", "drop", "401", "400")
+# "401": the key refused; "400": a request the server will not take;
+# "drip": a 200 whose answer comes a byte every `drip` seconds; "huge": a 200
+# streamed without a length, `huge` bytes of it; "declared": the same with its
+# length declared (Content-Length); "padded": a 200 whose content
+# is the answer padded with `padded` spaces (still one JSON object); "302": a
+# redirect, its body a well-formed answer, to a path that answers too.
+FAULTS = (
+    "429", "500", "503", "hang", "garbage", "loose", "drop", "401", "400",
+    "drip", "huge", "declared", "padded", "302",
+)  # fmt: skip
 
-_QUERY = re.compile(r"<query>(.*?)</query>", re.S)
-_DOCUMENT = re.compile(r"<document>(.*?)</document>", re.S)
+_QUERY = re.compile(r"<query-([0-9a-f]+)>(.*?)</query-\1>", re.S)
+_DOCUMENT = re.compile(r"<document-([0-9a-f]+)>(.*?)</document-\1>", re.S)
 
 
 @dataclass
@@ -52,6 +64,9 @@ class JudgeConfig:
     retry_after: str = "0"
     hang: float = 30.0
     usage: bool = True
+    drip: float = 0.1
+    huge: int = 100 * 1024 * 1024
+    padded: int = 1024 * 1024
 
 
 class JudgeServer:
@@ -62,6 +77,9 @@ class JudgeServer:
         self.bodies: list[dict[str, Any]] = []
         self.headers: list[dict[str, str]] = []
         self.answered = 0
+        self.streamed: list[int] = []
+        self.finished = 0  # streamed bodies ended: sent whole, or cut off by the client
+        self.redirected = 0
         self._seen = threading.Condition()
         self._loop = asyncio.new_event_loop()
         self._ready = threading.Event()
@@ -86,8 +104,13 @@ class JudgeServer:
 
     def wait_for_requests(self, count: int, timeout: float = 30.0) -> bool:
         """Block until ``count`` requests were received (False on timeout)."""
+        return self.wait_for(lambda: len(self.bodies) >= count, timeout)
+
+    def wait_for(self, done: Callable[[], bool], timeout: float = 30.0) -> bool:
+        """Block until ``done()`` holds, checked at each request received and
+        each streamed body ended (False on timeout)."""
         with self._seen:
-            return self._seen.wait_for(lambda: len(self.bodies) >= count, timeout)
+            return self._seen.wait_for(done, timeout)
 
     def _fault(self, document: str) -> str | None:
         queued = self.config.faults.get(document)
@@ -103,8 +126,8 @@ class JudgeServer:
             self._seen.notify_all()
         text = body["messages"][-1]["content"]
         query_match, document_match = _QUERY.search(text), _DOCUMENT.search(text)
-        query = query_match.group(1) if query_match else ""
-        document = document_match.group(1) if document_match else ""
+        query = query_match.group(2) if query_match else ""
+        document = document_match.group(2) if document_match else ""
         config = self.config
         if config.latency:
             await asyncio.sleep(config.latency)
@@ -123,12 +146,29 @@ class JudgeServer:
             assert request.transport is not None
             request.transport.abort()
             raise asyncio.CancelledError  # nothing is sent on a closed connection
+        if fault in ("huge", "declared"):
+            length = config.huge if fault == "declared" else None
+            return await self._stream(request, b" " * 65536, config.huge, 0.0, length=length)
         if fault == "garbage":
             content = "The document is relevant, I would say a 2."
         elif fault == "loose":
             content = json.dumps({"grade": 2, "why": "it mentions the topic"})
         else:
             content = json.dumps({"grade": self.grade_of(query, document)})
+        if fault == "padded":
+            content = content[:-1] + " " * config.padded + "}"
+        reply = self._completion(body, text, content)
+        if fault == "302":
+            return web.json_response(
+                reply, status=302, headers={"Location": "/v1/redirected/chat/completions"}
+            )
+        if fault == "drip":
+            data = json.dumps(reply).encode("utf-8")
+            return await self._stream(request, data, len(data), config.drip, step=1)
+        self.answered += 1
+        return web.json_response(reply)
+
+    def _completion(self, body: dict[str, Any], text: str, content: str) -> dict[str, Any]:
         reply: dict[str, Any] = {
             "id": f"chatcmpl-{len(self.bodies)}",
             "object": "chat.completion",
@@ -141,20 +181,61 @@ class JudgeServer:
                 }
             ],
         }
-        if config.usage:
+        if self.config.usage:
             prompt_tokens = len(text.split())
             reply["usage"] = {
                 "prompt_tokens": prompt_tokens,
                 "completion_tokens": 6,
                 "total_tokens": prompt_tokens + 6,
             }
-        self.answered += 1
-        return web.json_response(reply)
+        return reply
+
+    async def _stream(
+        self,
+        request: web.Request,
+        data: bytes,
+        total: int,
+        pause: float,
+        step: int = 0,
+        length: int | None = None,
+    ) -> web.StreamResponse:
+        """A 200 of ``total`` bytes of ``data`` (repeated), ``step`` bytes at a
+        time (0: all of ``data``) with ``pause`` seconds between, until done or
+        the client goes, its ``length`` declared or (None) not; what was sent
+        is recorded."""
+        response = web.StreamResponse(headers={"Content-Type": "application/json"})
+        if length is not None:
+            response.content_length = length
+        await response.prepare(request)
+        index = len(self.streamed)
+        self.streamed.append(0)
+        size = step or len(data)
+        try:
+            while self.streamed[index] < total:
+                start = self.streamed[index] % len(data)
+                chunk = (data * 2)[start : start + min(size, total - self.streamed[index])]
+                await response.write(chunk)
+                self.streamed[index] += len(chunk)
+                if pause:
+                    await asyncio.sleep(pause)
+            await response.write_eof()
+        except ConnectionError:
+            pass  # the client went away: what it cut off is what the test looks at
+        finally:
+            with self._seen:
+                self.finished += 1
+                self._seen.notify_all()
+        return response
+
+    async def _redirected(self, request: web.Request) -> web.Response:
+        self.redirected += 1
+        return web.json_response({"error": {"message": "a redirect was followed"}})
 
     def _serve(self) -> None:
         asyncio.set_event_loop(self._loop)
         app = web.Application()
         app.router.add_post("/v1/chat/completions", self._chat)
+        app.router.add_route("*", "/v1/redirected/chat/completions", self._redirected)
         self._runner = web.AppRunner(app, access_log=None, shutdown_timeout=0.2)
         self._loop.run_until_complete(self._runner.setup())
         site = web.TCPSite(self._runner, "127.0.0.1", 0)

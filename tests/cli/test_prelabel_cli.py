@@ -82,7 +82,23 @@ def test_failures_are_listed_with_their_reasons(tmp_path: Path, cli: Callable[..
             {},
             "--api-key-env JP_NO_SUCH_KEY: the environment variable is not set",
         ),
-        (["--endpoint", "http://127.0.0.1:1/v1", "--timeout", "0"], {}, "--timeout must be"),
+        (
+            ["--endpoint", "http://127.0.0.1:1/v1", "--timeout", "0"],
+            {},
+            "'0' is not a number more than 0",
+        ),
+        (
+            ["--endpoint", "http://127.0.0.1:1/v1", "--timeout", "nan"],
+            {},
+            "'nan' is not a finite number",
+        ),
+        (
+            ["--endpoint", "http://127.0.0.1:1/v1", "--timeout", "inf"],
+            {},
+            "'inf' is not a finite number",
+        ),
+        (["--endpoint", "http://127.0.0.1:1/v1", "--timeout", "1e9"], {}, "at most 3600"),
+        (["--endpoint", "http://127.0.0.1:1/v1", "--timeout", "１"], {}, "is not a finite number"),
         (["--endpoint", "http://127.0.0.1:1/v1", "--items", "nofile.txt"], {}, "no such file"),
     ],
 )

@@ -10,6 +10,7 @@ spending them, and stay fast and deterministic under load.
 from __future__ import annotations
 
 import asyncio
+import re
 import sqlite3
 from collections import deque
 from pathlib import Path
@@ -17,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from judgepool.core.retry_delay import RetryPolicy
-from judgepool.services import prelabel, prelabel_items
+from judgepool.services import prelabel, prelabel_asking, prelabel_items
 from judgepool.services.workspace import open_workspace
 from tests.openai_judge import JudgeConfig, JudgeServer, judge_server
 from tests.prelabel_support import HoledWorkspace, holed_workspace
@@ -47,12 +48,16 @@ def run(
     concurrency: int = 4,
     items: str = "holes",
     limit: int | None = None,
+    relabel_withdrawn: bool = False,
 ) -> prelabel.Tally:
     with open_workspace(holed.path) as ws:
         chosen = prelabel_items.chosen_items(ws, RATER, items)
-        batch = prelabel_items.prepare_batch(ws, RATER, chosen, limit)
-        tally = prelabel.Tally(len(batch.todo), batch.skipped)
-        endpoint = prelabel.Endpoint(prelabel.chat_url(server.url), "judge", api_key, timeout)
+        batch = prelabel_items.prepare_batch(
+            ws, RATER, chosen, limit, relabel_withdrawn=relabel_withdrawn
+        )
+        tally = prelabel.Tally(len(batch.todo), batch.skipped, batch.withdrawn)
+        url = prelabel_asking.chat_url(server.url)
+        endpoint = prelabel_asking.Endpoint(url, "judge", api_key, timeout)
         asyncio.run(
             prelabel.label_batch(
                 ws,
@@ -63,6 +68,7 @@ def run(
                 concurrency=concurrency,
                 policy=policy or RetryPolicy(attempts=3),
                 sleep=waits or Waits(),
+                relabel_withdrawn=relabel_withdrawn,
             )
         )
     return tally
@@ -118,7 +124,7 @@ def test_every_hole_graded_and_recorded_with_its_reply(tmp_path: Path) -> None:
     assert body["response_format"]["type"] == "json_schema"
     assert body["response_format"]["json_schema"]["schema"]["required"] == ["grade"]
     prompt = body["messages"][-1]["content"]
-    assert "<narrative>A relevant document talks of topic" in prompt
+    assert re.search(r"<narrative-([0-9a-f]{16})>A relevant document talks of topic", prompt)
     assert "3 = Perfectly relevant" in prompt
     assert server.headers[0]["Authorization"] == "Bearer sk-test"
 

@@ -77,6 +77,7 @@ def test_a_new_workspace_adds_to_the_recorded_schema_only_what_later_versions_ad
         "sign_in_tokens", "sign_in_failures", "sign_in_failures_at",
         "current_adjudications", "judgment_events_set_adjudication",
         "judgment_events_withdraw_adjudication", "model_replies", "model_replies_rater",
+        "model_claims", "model_claims_run",
     }  # fmt: skip
     assert set(v3) <= set(now)
     # version 8 changed these (roles, adjudications, undos dated): nothing else

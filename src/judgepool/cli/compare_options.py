@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 import click
 
 from judgepool.cli.lazy import LazyModule
-from judgepool.cli.params import AsciiInteger
+from judgepool.cli.params import AsciiDecimal, AsciiInteger
 from judgepool.cli.score_inputs import RunInputs, RunsRequest, engine_option, reading_runs
 from judgepool.core.confusion import Confusion
 from judgepool.core.draws import AUTO_DRAWS_MINIMUM, DEFAULT_DRAWS
@@ -122,10 +122,10 @@ def _options(baseline_help: str) -> list[Callable[[Any], Any]]:
             "workspace's grades of model:NAME]",
         ),
         click.option(
-            "--confidence", type=click.FloatRange(0.5, 1.0, min_open=True), default=CONFIDENCE,
+            "--confidence", type=AsciiDecimal(0.5, 1.0, low_open=True), default=CONFIDENCE,
             show_default=True,
             help="The share of draws that must put one run ahead for a pair the bounds leave "
-            "open to be called probable.",
+            "open to be called probable: more than 0.5, at most 1.",
         ),
         engine_option(
             "fast (vectorised) or reference (plain Python): the same numbers, for "
@@ -168,10 +168,14 @@ def comparing(
             f"--prior {options.prior} needs the model's grades: --labels FILE, or --workspace "
             "WS holding them"
         )
-    leave_out = None
-    if model_name is not None and request.workspace is not None:
-        leave_out = model_labels.model_source(model_name)
-    with reading_runs(request, leave_out_source=leave_out) as inputs:
+    if model_name is not None and request.with_model is not None:
+        counted = request.with_model.removeprefix("model:")
+        if counted == model_name:
+            raise click.UsageError(
+                f"--with-model {counted} with --prior {options.prior}: the model's labels "
+                "cannot be both judgments and the evidence calibrated on them"
+            )
+    with reading_runs(request) as inputs:
         model: ModelLabels | None = None
         trust: Confusion | None = None
         if model_name is not None:

@@ -11,9 +11,11 @@
   qrels file or a workspace under a rule, read once), `runs` (a subpackage:
   score and audit runs, files or stored, one or many at once), `verdicts`
   (compare runs, and the holes between them and a verdict), `model_labels` (a
-  model's grades as evidence for probable verdicts), `prelabel` and
-  `prelabel_items` (a model on an OpenAI-compatible endpoint grades items;
-  which items, and their prompts), `confusion` (a model's grades against the
+  model's grades as evidence for probable verdicts), `prelabel`,
+  `prelabel_asking`, `prelabel_items` and `prelabel_raters` (a model on an
+  OpenAI-compatible endpoint grades items; one request, bounded; which
+  items, and their prompts; the rater's name, and taking its labels back),
+  `confusion` (a model's grades against the
   people's), `evaluations`
   (store scores and say whether they are current; `app_evaluations`: the app's);
 - `review`: what the app's audit and scores screens show; `all_holes`: every

@@ -9,77 +9,60 @@ longer than one insert, and a run stopped anyhow (Ctrl-C, kill -9) keeps
 every grade it recorded and nothing half-written; the next run skips them
 (`judgepool.services.prelabel_items.prepare_batch`).
 
-What can go wrong with a request is either transient (429, 5xx, a timeout,
-a dropped connection: retried with backoff, honouring Retry-After,
-`judgepool.core.retry_delay`), an unreadable answer (asked once more, then
-a failure, never a grade), a refusal that will not change (401, 403, 404:
-the run stops, every later item would meet it too) or another 4xx (that
-item fails). The tally says what came of each item, with the reasons.
+Each request, its retries and its bounds (one deadline for all of it, a
+body read no further than a few MB, no redirect followed) are
+`judgepool.services.prelabel_asking`'s; what is kept of a reply is bounded
+too (`judgepool.store.model_replies.REPLY_KEPT`). The tally says what came
+of each item, with the reasons.
+
+Two runs of one model at once share the work rather than doubling it: each
+claims its next few items before asking (`judgepool.store.model_claims`),
+skips what the other holds or labelled meanwhile, and renews its claims
+while it runs.
+An answer that comes once its claim is gone is not recorded, and stops the
+run: the model's labels were withdrawn meanwhile (``prelabel --withdraw``
+ends every claim), so the run should not go on labelling. Labels a run
+recorded between the withdrawal and its stop (few: at most one a request
+then in flight) are new labels, which a second withdrawal takes back.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
-import random
+import contextlib
+import functools
+import itertools
 import time
-from collections import Counter
-from collections.abc import Awaitable, Callable, Iterator
+from collections import Counter, deque
+from collections.abc import Awaitable, Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Final
-from urllib.parse import urlsplit
 
 import httpx
 
-from judgepool.core.errors import InputError, JudgepoolError
-from judgepool.core.grades import Scale
-from judgepool.core.grading_prompt import GradingPrompt, UnreadableAnswer, read_answer
-from judgepool.core.retry_delay import RetryPolicy, retry_delay
-from judgepool.display import quoted
+from judgepool.core.errors import JudgepoolError
+from judgepool.core.grading_prompt import GradingPrompt
+from judgepool.core.retry_delay import RetryPolicy
+from judgepool.services.prelabel_asking import Answer, Asker, Endpoint, EndpointRefused, Sleep
 from judgepool.services.prelabel_items import Batch, PreparedItem
+from judgepool.store import model_claims
+from judgepool.store.model_claims import Claimant
 from judgepool.store.model_replies import ModelReply, record_reply
 from judgepool.store.workspace import Workspace
 
-# Refusals that every later request would meet as well (a wrong key, a model
-# the endpoint does not serve, a wrong path): the run stops at the first.
-_FATAL: Final = frozenset({401, 403, 404})
-_REASON_TEXT: Final = 120
+WITHDRAWN_MEANWHILE: Final = "not asked: its label was withdrawn meanwhile (prelabel --withdraw)"
+CLAIM_LOST: Final = "not recorded: its claim was ended while it was asked"
+STOPPED_BY_CLAIM: Final = (
+    "a claim of this run was ended by another: the model's labels were withdrawn meanwhile "
+    "(prelabel --withdraw), or the claim lapsed and another run took the item; the answer "
+    "was not recorded"
+)
 
 
-@dataclass(frozen=True)
-class Endpoint:
-    """Where to ask: the chat-completions URL, the model to name in the
-    request, the API key (None: no Authorization header) and the seconds a
-    request may take."""
-
-    url: str
-    model: str
-    api_key: str | None = None
-    timeout: float = 60.0
-
-
-def chat_url(base: str) -> str:
-    """The chat-completions URL of an endpoint given as its base URL
-    (``http://host:port/v1``, as OpenAI clients take it) or as the full URL."""
-    parts = urlsplit(base)
-    if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise InputError(
-            f"--endpoint {quoted(base)} is not an http(s) URL; give the server's "
-            "OpenAI-compatible base URL, e.g. http://127.0.0.1:8000/v1"
-        )
-    try:
-        parts.port  # noqa: B018  (reading it checks it)
-    except ValueError:
-        raise InputError(f"--endpoint {quoted(base)} has a bad port") from None
-    path = parts.path.rstrip("/")
-    if path.endswith("/chat/completions"):
-        return base
-    return base.rstrip("/") + "/chat/completions"
-
-
-class EndpointRefused(Exception):
-    """The endpoint refused in a way no retry changes; the run stops."""
+class _ClaimLost(Exception):
+    """An answer came for an item whose claim another process ended; the run
+    stops, as what ended it (a withdrawal, most likely) meant it to."""
 
 
 @dataclass
@@ -88,7 +71,9 @@ class Tally:
 
     todo: int
     skipped: int = 0
+    withdrawn: int = 0  # left out: their labels were withdrawn (not in todo)
     labelled: int = 0
+    elsewhere: int = 0  # of todo: another run held them, or labelled them meanwhile
     failed: Counter[str] = field(default_factory=Counter)
     prompt_tokens: int = 0
     completion_tokens: int = 0
@@ -98,7 +83,7 @@ class Tally:
 
     @property
     def done(self) -> int:
-        return self.labelled + sum(self.failed.values())
+        return self.labelled + self.elsewhere + sum(self.failed.values())
 
     @property
     def seconds(self) -> float:
@@ -109,6 +94,8 @@ class Tally:
             "to_label": self.todo,
             "labelled": self.labelled,
             "skipped": self.skipped,
+            "withdrawn_not_asked": self.withdrawn,
+            "left_to_another_run": self.elsewhere,
             "failed": sum(self.failed.values()),
             "failures": dict(sorted(self.failed.items())),
             "seconds": round(self.seconds, 3),
@@ -118,124 +105,19 @@ class Tally:
         }
 
 
-@dataclass(frozen=True)
-class _Answer:
-    grade: int
-    reply: str
-    prompt_tokens: int | None
-    completion_tokens: int | None
-
-
-Sleep = Callable[[float], Awaitable[None]]
-
-
-def _short(text: str) -> str:
-    one_line = " ".join(text.split())
-    return one_line if len(one_line) <= _REASON_TEXT else one_line[:_REASON_TEXT] + "…"
-
-
-def _content(response: httpx.Response) -> tuple[object, dict[str, Any]]:
-    """The first choice's message content and the usage, as far as they are there."""
-    try:
-        body = response.json()
-    except (ValueError, UnicodeDecodeError):
-        raise UnreadableAnswer("the response is not JSON") from None
-    if not isinstance(body, dict):
-        raise UnreadableAnswer("the response is not a chat completion")
-    usage = body.get("usage")
-    choices = body.get("choices")
-    if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
-        raise UnreadableAnswer("the response has no choice")
-    message = choices[0].get("message")
-    content = message.get("content") if isinstance(message, dict) else None
-    return content, usage if isinstance(usage, dict) else {}
-
-
-def _tokens(usage: dict[str, Any], key: str) -> int | None:
-    value = usage.get(key)
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
-
-
-class _Asker:
-    """Asks the endpoint for one item's grade, retrying as the module says."""
-
-    def __init__(
-        self,
-        client: httpx.AsyncClient,
-        endpoint: Endpoint,
-        scale: Scale,
-        policy: RetryPolicy,
-        sleep: Sleep,
-    ) -> None:
-        self.client = client
-        self.endpoint = endpoint
-        self.scale = scale
-        self.policy = policy
-        self.sleep = sleep
-        self.rng = random.Random()
-        self.headers = {"Content-Type": "application/json"}
-        if endpoint.api_key:
-            self.headers["Authorization"] = f"Bearer {endpoint.api_key}"
-
-    async def ask(self, prompt: GradingPrompt) -> _Answer | str:
-        """The answer, or why there is none (a failure's reason)."""
-        body = json.dumps(prompt.body(self.endpoint.model), ensure_ascii=False).encode("utf-8")
-        unreadable_left = 1
-        attempt = 0
-        while True:
-            attempt += 1
-            retry_after: str | None = None
-            try:
-                response = await self.client.post(
-                    self.endpoint.url, content=body, headers=self.headers
-                )
-            except httpx.TimeoutException:
-                reason = f"timed out (after {self.endpoint.timeout:g} s)"
-            except httpx.RemoteProtocolError:
-                reason = "connection dropped by the server"
-            except httpx.TransportError as exc:
-                reason = f"could not connect: {_short(str(exc) or type(exc).__name__)}"
-            else:
-                status = response.status_code
-                if status in _FATAL:
-                    raise EndpointRefused(f"HTTP {status}: {_short(response.text)}")
-                if status == 429 or status >= 500:
-                    reason = f"HTTP {status}"
-                    retry_after = response.headers.get("Retry-After")
-                elif status >= 400:
-                    return f"HTTP {status}: {_short(response.text)}"
-                else:
-                    try:
-                        content, usage = _content(response)
-                        grade = read_answer(content, self.scale)
-                    except UnreadableAnswer as exc:
-                        if unreadable_left:
-                            unreadable_left -= 1
-                            attempt -= 1  # asked again at once, not a transient failure
-                            continue
-                        return f"unreadable reply: {exc}"
-                    return _Answer(
-                        grade,
-                        str(content),
-                        _tokens(usage, "prompt_tokens"),
-                        _tokens(usage, "completion_tokens"),
-                    )
-            if attempt >= self.policy.attempts:
-                return f"{reason}, {attempt} attempts"
-            await self.sleep(retry_delay(self.policy, attempt, retry_after, self.rng))
-
-
 def _record(
     ws: Workspace,
     rater: str,
     item: PreparedItem,
     prompt: GradingPrompt,
-    answer: _Answer,
+    answer: Answer,
+    claimant: Claimant,
     tally: Tally,
-) -> None:
+) -> bool:
     """Record the answer and count it, in the writer thread: a write the loop
-    stopped waiting for (Ctrl-C) still ends, and is still counted."""
-    record_reply(
+    stopped waiting for (Ctrl-C) still ends, and is still counted. False when
+    the run's claim on the item was gone (nothing recorded)."""
+    recorded = record_reply(
         ws,
         rater,
         ModelReply(
@@ -247,7 +129,10 @@ def _record(
             answer.prompt_tokens,
             answer.completion_tokens,
         ),
+        claimant,
     )
+    if recorded is None:
+        return False
     # only this thread counts labels and tokens
     tally.labelled += 1
     if answer.prompt_tokens is not None:
@@ -256,6 +141,60 @@ def _record(
     if answer.completion_tokens is not None:
         tally.tokens_reported = True
         tally.completion_tokens += answer.completion_tokens
+    return True
+
+
+Asked = tuple[PreparedItem, GradingPrompt]
+
+
+class _Claimed:
+    """The run's next items, claimed a few at a time (one transaction, so one
+    wait for the disk, for as many items as there are requests in flight):
+    each worker takes the next item claimed. The items that are not this
+    run's to ask (no text, held or labelled by another run, withdrawn
+    meanwhile) are counted as they are met."""
+
+    def __init__(
+        self,
+        items: Iterable[PreparedItem],
+        size: int,
+        claim: Callable[[list[Asked]], Awaitable[list[model_claims.ClaimOutcome]]],
+        tally: Tally,
+        on_item: Callable[[Tally], None],
+    ) -> None:
+        self.items = iter(items)
+        self.size = size
+        self.claim = claim
+        self.tally = tally
+        self.on_item = on_item
+        self.ready: deque[Asked] = deque()
+        self.lock = asyncio.Lock()
+
+    async def next(self) -> Asked | None:
+        """The next item this run holds a claim on, None when there is none left."""
+        async with self.lock:
+            while not self.ready:
+                chunk = list(itertools.islice(self.items, self.size))
+                if not chunk:
+                    return None
+                asked: list[Asked] = []
+                for item in chunk:
+                    if item.prompt is not None:
+                        asked.append((item, item.prompt))
+                    else:
+                        self.tally.failed[item.problem or "no text"] += 1
+                        self.on_item(self.tally)
+                outcomes = await self.claim(asked) if asked else []
+                for one, outcome in zip(asked, outcomes, strict=True):
+                    if outcome == "claimed":
+                        self.ready.append(one)
+                        continue
+                    if outcome == "withdrawn":
+                        self.tally.failed[WITHDRAWN_MEANWHILE] += 1
+                    else:  # another run holds it, or labelled it
+                        self.tally.elsewhere += 1
+                    self.on_item(self.tally)
+            return self.ready.popleft()
 
 
 async def label_batch(
@@ -269,50 +208,86 @@ async def label_batch(
     policy: RetryPolicy | None = None,
     on_item: Callable[[Tally], None] = lambda tally: None,
     sleep: Sleep = asyncio.sleep,
+    relabel_withdrawn: bool = False,
 ) -> Tally:
     """Ask for and record the grade of every item of ``batch``, ``concurrency``
-    at a time; ``tally`` (the caller's, so an interrupted run still has it)
-    counts each outcome and ``on_item`` is called after each."""
+    at a time, each claimed first; ``tally`` (the caller's, so an interrupted
+    run still has it) counts each outcome and ``on_item`` is called after
+    each. ``relabel_withdrawn``: ask about an item whose label was withdrawn
+    (as `judgepool.services.prelabel_items.prepare_batch` was told)."""
     policy = policy or RetryPolicy()
     limits = httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency)
-    items: Iterator[PreparedItem] = iter(batch.todo)
     loop = asyncio.get_running_loop()
-    # one writer: the grades are written one after another, as they came
+    claimant = model_claims.new_claimant()
+    # one writer: the claims and grades are written one after another
     writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="prelabel-writer")
-    async with httpx.AsyncClient(timeout=endpoint.timeout, limits=limits) as client:
-        asker = _Asker(client, endpoint, ws.scale, policy, sleep)
+
+    def write(job: Callable[..., Any], *args: Any) -> Awaitable[Any]:
+        # In the writer thread, so the loop keeps talking to the endpoint while
+        # SQLite syncs a commit to disk. A cancellation (Ctrl-C) stops the
+        # waiting, not the write: the transaction ends, committed or rolled back.
+        return loop.run_in_executor(writer, job, *args)
+
+    async with httpx.AsyncClient(
+        timeout=endpoint.timeout, limits=limits, follow_redirects=False
+    ) as client:
+        asker = Asker(client, endpoint, ws.scale, policy, sleep)
+
+        def claim(asked: list[Asked]) -> Awaitable[list[model_claims.ClaimOutcome]]:
+            wanted = [((item.query_id, item.doc_id), prompt.digest) for item, prompt in asked]
+            return write(
+                functools.partial(
+                    model_claims.claim_many,
+                    ws,
+                    rater,
+                    wanted,
+                    claimant,
+                    relabel_withdrawn=relabel_withdrawn,
+                )
+            )
+
+        claimed = _Claimed(batch.todo, max(1, concurrency), claim, tally, on_item)
 
         async def work() -> None:
-            # the items are shared: each worker takes the next one when free
-            for item in items:
-                if item.prompt is None:
-                    tally.failed[item.problem or "no text"] += 1
-                else:
-                    outcome = await asker.ask(item.prompt)
-                    if isinstance(outcome, str):
-                        tally.failed[outcome] += 1
-                    else:
-                        # In the writer thread, so the loop keeps talking to the
-                        # endpoint while SQLite syncs the commit to disk. A
-                        # cancellation (Ctrl-C) stops the waiting, not the write:
-                        # the transaction ends either way, committed or rolled back.
-                        await loop.run_in_executor(
-                            writer, _record, ws, rater, item, item.prompt, outcome, tally
-                        )
+            # the items are shared: each worker takes the next one claimed when free
+            while (taken := await claimed.next()) is not None:
+                item, prompt = taken
+                outcome = await asker.ask(prompt)
+                if isinstance(outcome, str):
+                    tally.failed[outcome] += 1
+                    key = (item.query_id, item.doc_id)
+                    await write(model_claims.release, ws, rater, key, claimant)
+                elif not await write(_record, ws, rater, item, prompt, outcome, claimant, tally):
+                    tally.failed[CLAIM_LOST] += 1
+                    raise _ClaimLost
                 on_item(tally)
 
+        async def renew() -> None:
+            # the real clock, not `sleep`: a claim's time is the clock's
+            while True:
+                await asyncio.sleep(model_claims.RENEW_SECONDS)
+                # busy for long: the next renewal comes well before the lease ends
+                with contextlib.suppress(JudgepoolError):
+                    await write(model_claims.renew, ws, claimant)
+
         workers = [asyncio.create_task(work()) for _ in range(max(1, concurrency))]
+        renewing = asyncio.create_task(renew())
         try:
             await asyncio.gather(*workers)
         except EndpointRefused as exc:
             tally.stopped_by = f"the endpoint refused: {exc}"
+        except _ClaimLost:
+            tally.stopped_by = STOPPED_BY_CLAIM
         except JudgepoolError as exc:
             # the workspace: read-only now, or held by another writer too long
             tally.stopped_by = f"could not record a grade: {exc}"
         finally:
-            for worker in workers:
-                worker.cancel()
-            await asyncio.gather(*workers, return_exceptions=True)
+            for task in (*workers, renewing):
+                task.cancel()
+            await asyncio.gather(*workers, renewing, return_exceptions=True)
             # a write under way ends before the workspace can be closed
             writer.shutdown(wait=True)
+            # if the workspace cannot be written now, they lapse on their own
+            with contextlib.suppress(JudgepoolError):
+                model_claims.release_all(ws, claimant)
     return tally

@@ -6,6 +6,12 @@ best rank, no model's grades counted as judgments (so a rerun sees the same
 holes and skips those it labelled, and a second model gets them all too);
 ``pool``, every pooled item; ``assigned``, every item of the current
 assignment; or a FILE of ``QUERY DOC`` lines (`judgepool.formats.item_list`).
+
+Of those, a run asks about the items the model holds no grade of from the
+same prompt, and leaves out the items whose label of the model was taken
+back (``prelabel --withdraw``) unless asked to label them again
+(``--relabel-withdrawn``): the labels were withdrawn for a reason, and a
+plain rerun should not quietly bring them back.
 """
 
 from __future__ import annotations
@@ -18,16 +24,15 @@ from typing import Final
 from judgepool.core.errors import InputError
 from judgepool.core.grading_prompt import GradingPrompt, grading_prompt
 from judgepool.core.hole_order import best_rank_first
-from judgepool.core.raters import MODEL_PREFIX
 from judgepool.core.settle import find_holes
 from judgepool.formats.item_list import read_item_list
 from judgepool.services.all_holes import run_tops
-from judgepool.services.entry_checks import check_user_source
 from judgepool.services.judgments_source import workspace_source
 from judgepool.services.runs.sources import run_names
 from judgepool.services.verdicts import verdict_contract
 from judgepool.store import assignments, corpus
 from judgepool.store.model_replies import labelled_digests
+from judgepool.store.model_withdrawal import withdrawn_items
 from judgepool.store.workspace import Workspace
 
 ITEM_CHOICES: Final = ("holes", "pool", "assigned")
@@ -46,7 +51,7 @@ def _holes(ws: Workspace, rater: str) -> list[Item]:
     # as the audit finds them (`services.all_holes`): every query a run
     # returned, judged yet or not; no model's grades are judgments here (its
     # own: a rerun sees the same holes; another's: each model labels them all)
-    judged = workspace_source(ws, leave_out_source=MODEL_PREFIX)
+    judged = workspace_source(ws)
     contract, _ = verdict_contract(ws.default_contract())
     tops = {name: run_tops(ws, name, judged.judgments, judged.digest, contract) for name in names}
     holes = best_rank_first(find_holes(tops, contract.k))
@@ -98,31 +103,38 @@ def prepare(ws: Workspace, item: Item) -> PreparedItem:
 @dataclass(frozen=True)
 class Batch:
     """What a run is to ask (in order, at most the limit), and what it skips:
-    the items the model labelled already with the same prompt."""
+    the items the model labelled already with the same prompt, and those
+    whose label of the model was withdrawn."""
 
     todo: tuple[PreparedItem, ...]
     skipped: int
     chosen: int
+    withdrawn: int = 0
 
 
 def prepare_batch(
-    ws: Workspace, rater: str, items: Sequence[Item], limit: int | None = None
+    ws: Workspace,
+    rater: str,
+    items: Sequence[Item],
+    limit: int | None = None,
+    *,
+    relabel_withdrawn: bool = False,
 ) -> Batch:
-    """The items still to label (a prompt each), the already labelled skipped."""
+    """The items still to label (a prompt each), the already labelled skipped,
+    and the withdrawn ones too unless ``relabel_withdrawn``."""
     done = labelled_digests(ws, rater)
+    taken_back = set() if relabel_withdrawn else withdrawn_items(ws, rater)
     todo: list[PreparedItem] = []
-    skipped = 0
+    skipped = withdrawn = 0
     for item in items:
         if limit is not None and len(todo) >= limit:
             break
+        if item in taken_back:
+            withdrawn += 1
+            continue
         prepared = prepare(ws, item)
         if prepared.prompt is not None and done.get(item) == prepared.prompt.digest:
             skipped += 1
             continue
         todo.append(prepared)
-    return Batch(tuple(todo), skipped, len(items))
-
-
-def check_rater(model: str) -> None:
-    """Refuse a model name that cannot be a rater's (``model:NAME``)."""
-    check_user_source(MODEL_PREFIX + model)
+    return Batch(tuple(todo), skipped, len(items), withdrawn)

@@ -11,7 +11,8 @@ checking them, one transaction each) live in `judgepool.services`.
   file), `snapshots` (several reads that see one state), `bulk` (many rows
   per INSERT);
 - its schema: `schema` (recognising a workspace, bringing its schema up to
-  date), `migrations` (each step, oldest first);
+  date), `migrations` (each step, oldest first; `migrations_models`: those
+  of the tables behind a model's labels);
 - the corpus and the runs: `corpus` (queries and documents), `search`
   (full-text search over the documents), `runs` (runs as imported, read back
   as lines or columns), `run_writer` (a run written a chunk at a time),
@@ -24,7 +25,9 @@ checking them, one transaction each) live in `judgepool.services`.
   (an event taken back in one transaction, under the rules of
   `judgepool.core.undo`), `notes` (the notes left), `ratings` (each rater's
   current grades, for agreement), `model_replies` (a model's grades from
-  ``prelabel``, each with its reply and prompt digest);
+  ``prelabel``, each with its reply and prompt digest), `model_claims` (the
+  items a ``prelabel`` run is asking about, so two runs never ask twice),
+  `model_withdrawal` (a model's labels taken back);
 - what grading reads and keeps: `grading` (the grading plan's rows),
   `grading_live` (what the app follows while a workspace is open),
   `own_review` (an annotator's own review), `assignments` (assignments and

@@ -4,7 +4,8 @@
 Migrations are history: once released, a migration is never edited (its SQL
 is what the files made by that release hold, down to the spacing SQLite
 keeps in ``sqlite_master``); a change to the schema is a new function
-appended to `MIGRATIONS`. Each takes the sqlite-utils `Database` of the
+appended to `MIGRATIONS` (those of a model's labels, 9 on, are in
+`judgepool.store.migrations_models`). Each takes the sqlite-utils `Database` of the
 connection being upgraded, inside the caller's transaction
 (`judgepool.store.schema.apply_migrations`). The first three are SQL that
 sqlite-utils' table creation cannot express (CHECK constraints, WITHOUT ROWID
@@ -19,6 +20,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from judgepool.store.database import Database
+from judgepool.store.migrations_models import v9_model_replies, v10_model_claims
 
 
 def _v1_corpus_runs_ledger(db: Database) -> None:
@@ -411,27 +413,6 @@ def _v8_roles_adjudications(db: Database) -> None:
     )
 
 
-def _v9_model_replies(db: Database) -> None:
-    # What a model was asked and answered for each grade `judgepool prelabel`
-    # recorded: kept beside the event (one row per event, written in the same
-    # transaction) rather than in its note, which people read. The prompt's
-    # digest is how a rerun knows an item is labelled already with the same
-    # prompt (the index), and the reply is what a lead reads to see why.
-    db.executescript(
-        """
-        CREATE TABLE model_replies (
-            event_id INTEGER PRIMARY KEY REFERENCES judgment_events(id),
-            rater TEXT NOT NULL,            -- model:NAME, the event's annotator
-            prompt_digest TEXT NOT NULL,    -- sha256 of the messages and format
-            reply TEXT NOT NULL,            -- the message content, as sent
-            prompt_tokens INTEGER,          -- as the endpoint reported them
-            completion_tokens INTEGER
-        );
-        CREATE INDEX model_replies_rater ON model_replies (rater, prompt_digest);
-        """
-    )
-
-
 @dataclass(frozen=True)
 class Migration:
     """One step of the schema: the version it makes, a name (the one recorded
@@ -497,6 +478,13 @@ MIGRATIONS: Final[tuple[Migration, ...]] = (
         9,
         "0009_model_replies",
         "the prompt digest and reply behind each grade a model gave through prelabel",
-        _v9_model_replies,
+        v9_model_replies,
+    ),
+    Migration(
+        10,
+        "0010_model_claims",
+        "claims on the items a prelabel run is asking a model about, and the length of a "
+        "model's reply where the text kept is cut",
+        v10_model_claims,
     ),
 )
