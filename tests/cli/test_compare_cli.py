@@ -161,8 +161,13 @@ def test_every_format_parses(cli: Callable[..., Result], tmp_path: Path) -> None
     args = (runs[0], odd, "--qrels", qrels, "-k", "5")
     data = compare_json(cli, *args)
     assert set(data) == {
-        "contract", "qrels_digest", "fingerprint", "population", "runs", "pairs", "correction",
-        "permutations", "bootstrap", "seed", "prior", "draws", "confidence", "draws_note",
+        "contract", "qrels_digest", "fingerprint", "judgments", "population", "runs", "pairs",
+        "correction", "permutations", "bootstrap", "seed", "prior", "draws", "confidence",
+        "draws_note",
+    }  # fmt: skip
+    assert data["judgments"] == {
+        "people": 0, "imports": data["judgments"]["imports"], "adjudications": 0, "models": {},
+        "with_model": None, "origin": "qrels file",
     }  # fmt: skip
     assert (data["permutations"], data["bootstrap"], data["seed"]) == (10_000, 10_000, 0)
     latex = cli("compare", *args, "--format", "latex").stdout
@@ -308,6 +313,7 @@ LATEX_RUNS = {
 # every number hand-checkable: bm25's q1 is ideal (1.0), its q2 2/log2(3)/2 =
 # 0.6309, its q3 (1 + 2/log2(3)) / (2 + 1/log2(3)) = 0.8597; mean 0.8302
 LATEX_EXPECTED = r"""% judgepool compare: contract fingerprint {fingerprint}, qrels digest {qrels}
+% judgments: 7 grades from the qrels file
 % (a) bm25: {bm25}, run digest {bm25_digest}
 % (b) Dense_{{v2}} & 50%: {dense}, run digest {dense_digest}
 % (c) tuned: {tuned}, run digest {tuned_digest}

@@ -99,7 +99,8 @@ def test_a_workspace_holds_the_labels_as_evidence_not_judgments(
     assert pair["verdict"] == "probable" and pair["probable_leader"] == "a"
     table = cli("compare", "--workspace", ws, "-k", "2", "--unjudged", "zero", "--prior",
                 "model:judge")  # fmt: skip
-    assert "rests on" in table.stdout and "model:judge's 160 labels not used (80 on items" in table.stderr
+    assert "rests on" in table.stdout
+    assert "model:judge's 160 labels not used (80 on items" in table.stderr
     both = cli("compare", "--workspace", ws, "--prior", "model:judge", "--with-model", "judge")
     assert both.exit_code != 0 and "both judgments and the evidence" in both.stderr
     missing = cli("compare", "--workspace", ws, "--prior", "model:other", "--unjudged", "zero")

@@ -5,24 +5,30 @@ A *hole* is an unjudged document in some compared run's top k
 verdict weighs each grade by how likely it is, and this module says how
 likely (docs/evaluation-contract.md, "Probable verdicts"):
 
-- ``rank`` (the default): the grades of the judged documents found at the
-  same best rank in the compared runs' top k, on the comparison's queries.
-  Deeper documents are less often relevant, and a run's own judged documents
-  are the only evidence about its unjudged neighbours that needs nothing more.
+- ``runs`` (the default): which compared runs retrieved the hole and at
+  which ranks, and how relevant its query's judged documents are, in an
+  ordinal model fitted on the judged documents of the runs' top k, its
+  parameters drawn with the grades so the interval widens where the fit is
+  unsure (`judgepool.core.hole_prior`). Where the judged documents are too
+  few to fit it, the rank prior stands in (and the comparison says so).
+- ``rank``: the grades of the judged documents found at the same best rank
+  in the compared runs' top k, on the comparison's queries. Deeper documents
+  are less often relevant, and a run's own judged documents are the only
+  evidence about its unjudged neighbours that needs nothing more.
 - ``model:NAME``: a model graded the hole; the prior is what people gave the
   items the model graded the same way, so a generous model's 3 counts for
-  what people make of its 3s. A hole the model did not grade falls back to
-  the rank prior.
+  what people make of its 3s. A hole the model did not grade takes the runs
+  prior (the rank prior where that cannot be fitted).
 
-Both are add-one smoothed over the scale's grades, so no grade is impossible
-however few documents were counted (a rank nobody judged gives the uniform
-distribution).
+The rank and model tables are add-one smoothed over the scale's grades, so no
+grade is impossible however few documents were counted (a rank nobody judged
+gives the uniform distribution).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
 import numpy as np
@@ -31,12 +37,14 @@ from judgepool.core.agreement import cohen_kappa
 from judgepool.core.bounds import TopK
 from judgepool.core.contract import Contract
 from judgepool.core.errors import ContractError
+from judgepool.core.hole_prior import RunsPrior
 
 # fewer items with both a person's and the model's grade than this, and the
 # model prior is refused: its table would be mostly the smoothing
 MODEL_PRIOR_MINIMUM: Final = 30
 
-PRIOR_KINDS: Final = ("rank", "model:NAME")
+PRIOR_KINDS: Final = ("runs", "rank", "model:NAME")
+DEFAULT_PRIOR: Final = "runs"
 
 Counts = dict[int, dict[int, int]]  # condition (a rank, or a model's grade) -> grade -> count
 
@@ -93,17 +101,21 @@ class ModelPrior:
 
 @dataclass(frozen=True)
 class Prior:
-    """The prior a comparison's draws use: the rank prior, and a model prior
-    over it when one is asked for."""
+    """The prior a comparison's draws use: the rank prior, the runs prior
+    over it when asked for and it could be fitted, and a model prior over
+    both when one is asked for."""
 
     rank: RankPrior
     model: ModelPrior | None = None
-    # holes the model graded (the rest took the rank prior); set by `hole_priors`
+    # holes the model graded (the rest took the runs or rank prior); set by `hole_priors`
     model_holes: int = field(default=0, compare=False)
+    runs: RunsPrior | None = field(default=None, compare=False)
 
     @property
     def kind(self) -> str:
-        return "rank" if self.model is None else f"model:{self.model.name}"
+        if self.model is not None:
+            return f"model:{self.model.name}"
+        return "rank" if self.runs is None else "runs"
 
     def of(self, query_id: str, doc_id: str, best_rank: int) -> tuple[float, ...]:
         """The probabilities of a hole's grades, in scale order."""
@@ -111,7 +123,16 @@ class Prior:
             label = self.model.label(query_id, doc_id)
             if label is not None:
                 return self.model.probabilities(label)
+        if self.runs is not None:
+            return self.runs.of(query_id, doc_id)
         return self.rank.probabilities(best_rank)
+
+    def drawn(self, rng: np.random.Generator) -> Prior:
+        """The prior with the runs prior's parameters drawn from their
+        posterior (the same prior when it has none to draw)."""
+        if self.runs is None:
+            return self
+        return replace(self, runs=self.runs.drawn(rng))
 
     def labelled(self, query_id: str, doc_id: str) -> bool:
         """Whether the hole's prior is the model's (it graded the hole)."""
@@ -123,13 +144,17 @@ class Prior:
         data: dict[str, Any] = {
             "kind": self.kind,
             "counts": _counts_dict(chosen.counts),
-            "items": chosen.items,
+            "items": chosen.items
+            if self.runs is None or self.model is not None
+            else self.runs.fit.documents,
             "model_kappa_linear": None if self.model is None else self.model.kappa_linear,
         }
         if self.model is not None:
             # the holes the model did not grade take the rank prior: its counts too
             data["rank_counts"] = _counts_dict(self.rank.counts)
             data["model_holes"] = self.model_holes
+        if self.runs is not None:
+            data["runs_fit"] = self.runs.fit.to_dict()
         return data
 
 
@@ -141,14 +166,14 @@ def _counts_dict(counts: Counts) -> dict[str, dict[str, int]]:
 
 
 def prior_model(text: str) -> str | None:
-    """The model a ``--prior`` names (``model:NAME``), None for ``rank``;
-    anything else refused."""
-    if text == "rank":
+    """The model a ``--prior`` names (``model:NAME``), None for ``runs`` or
+    ``rank``; anything else refused."""
+    if text in ("runs", "rank"):
         return None
     kind, separator, name = text.partition(":")
     if kind == "model" and separator and name.strip():
         return name
-    raise ContractError(f"--prior must be rank or model:NAME (a model's name); got {text!r}")
+    raise ContractError(f"--prior must be runs, rank or model:NAME (a model's name); got {text!r}")
 
 
 def smoothed(row: Mapping[int, int], grades: Sequence[int]) -> tuple[float, ...]:
