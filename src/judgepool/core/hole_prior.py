@@ -296,8 +296,7 @@ def _effect_variances(params: F64, data: _Data, grades: int, sigma: float) -> F6
     d_probability = slope[:, :-1] - slope[:, 1:]
     information = (d_probability**2 / probabilities).sum(axis=1)
     per_query = np.bincount(data.query, weights=information, minlength=data.queries)
-    out: F64 = 1.0 / (per_query + 1.0 / sigma**2)
-    return out
+    return np.asarray(1.0 / (per_query + 1.0 / sigma**2), dtype=np.float64)
 
 
 def _global_covariance(params: F64, data: _Data, grades: int, sigma: float, size: int) -> F64:
@@ -313,7 +312,7 @@ def _global_covariance(params: F64, data: _Data, grades: int, sigma: float, size
         minus = _objective(params - shift, data, grades, sigma)[1][:size]
         hessian[i] = (plus - minus) / (2 * step)
     hessian = (hessian + hessian.T) / 2 + 1e-8 * np.eye(size)
-    covariance: F64 = np.linalg.inv(hessian)
+    covariance: F64 = np.asarray(np.linalg.inv(hessian), dtype=np.float64)
     # symmetric and positive definite for the draws' Cholesky factor
     covariance = (covariance + covariance.T) / 2
     eigenvalues, vectors = np.linalg.eigh(covariance)
