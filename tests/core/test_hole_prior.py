@@ -26,9 +26,7 @@ def test_signals_are_each_runs_discount_and_the_share_of_runs() -> None:
 
 def test_the_gradient_is_the_objectives() -> None:
     rng = np.random.default_rng(4)
-    data = hp._Data(
-        rng.random((150, 5)), rng.integers(0, 6, 150), rng.integers(0, 4, 150), 6
-    )
+    data = hp._Data(rng.random((150, 5)), rng.integers(0, 6, 150), rng.integers(0, 4, 150), 6)
     for _ in range(5):
         params = rng.standard_normal(3 + 5 + 6)
         error = check_grad(
