@@ -131,7 +131,8 @@ def rewritten(text: str, seed: int) -> str:
         if len(group) < 2 or not same_query or rng.random() >= 0.15:
             i += 1
             continue
-        for columns, score in zip(group, collapsing(float(group[0][4]), len(group), rng), strict=True):
+        scores = collapsing(float(group[0][4]), len(group), rng)
+        for columns, score in zip(group, scores, strict=True):
             columns[4] = repr(score)
         i += size
     return "".join(" ".join(columns) + "\n" for columns in lines)
@@ -294,9 +295,7 @@ def test_the_rewritten_runs_tell_the_versions_apart(
         judgments = judgments_of(qrels)
         expected = oracles(judgments, scores_of(rewritten_run(run)))
         nine, ten = expected["trec_eval9"], expected["trec_eval10"]
-        differing = sum(
-            1 for q in nine for k in CUTOFFS if abs(nine[q][k] - ten[q][k]) > TOLERANCE
-        )
+        differing = sum(1 for q in nine for k in CUTOFFS if abs(nine[q][k] - ten[q][k]) > TOLERANCE)
         assert differing > 0, f"{run}: the rewritten run does not tell 9.0.8 from 10.0"
         differing_total += differing
     record_property("values_differing_between_versions", differing_total)
