@@ -59,18 +59,50 @@ def dl20_run(folder: Path, name: str, queries: Sequence[str]) -> Path:
     return path
 
 
+# MS MARCO passages of DL20 query 1030303 ("who is aziz hashim"), as stored
+# (mojibake and all): BM25 ranks 1305520 10th and 6271629 24th; NIST judged
+# both 0. The folder holds no passage texts; these are copied from the shared
+# data's msmarco-passage.subset.tsv.gz.
+HASHIM_QUERY: Final = ("1030303", "who is aziz hashim")
+HASHIM_PASSAGES: Final = {
+    "1305520": "Hashim (Arabic: \xd9\x87\xd8\xa7\xd8\xb4\xd9 \xe2\x80\x8e) is a common male "
+    "Arabic given name, which signifies breaker of bread.The title Hashim was given to 'Amr "
+    "al-\xca\xbbUl\xc4\x81 ibn 'Abd Manaf, as he was generous in providing bread to poor people "
+    "and travellers.This Hashim was the great-grandfather of the Islamic prophet Muhammad and "
+    "the progenitor of the Banu Hashim clan of the distinguished Quraish tribe in Mecca. Hashim "
+    "may also refer to:he title Hashim was given to 'Amr al-\xca\xbbUl\xc4\x81 ibn 'Abd Manaf, as "
+    "he was generous in providing bread to poor people and travellers.",
+    "6271629": "Hashim (Arabic: \xd9\x87\xd8\xa7\xd8\xb4\xd9 \xe2\x80\x8e) is a common male "
+    "Arabic given name, which signifies breaker of bread.The title Hashim was given to 'Amr "
+    "al-\xca\xbbUl\xc4\x81 ibn 'Abd Manaf, as he was generous in providing bread to poor people "
+    "and travellers.ashim (Arabic: \xd9\x87\xd8\xa7\xd8\xb4\xd9 \xe2\x80\x8e) is a common "
+    "male Arabic given name, which signifies breaker of bread.",
+}
+
+
+def hashim_files(folder: Path) -> tuple[Path, Path]:
+    """The query 1030303 and its two Hashim passages, as a queries and a
+    documents TSV in ``folder``."""
+    queries, docs = folder / "hashim-queries.tsv", folder / "hashim-docs.tsv"
+    queries.write_text("\t".join(HASHIM_QUERY) + "\n", encoding="utf-8")
+    docs.write_text(
+        "".join(f"{doc}\t{text}\n" for doc, text in HASHIM_PASSAGES.items()), encoding="utf-8"
+    )
+    return queries, docs
+
+
 def dl20_workspace(
     path: Path,
     *,
-    queries: int = 3,
+    queries: int | Sequence[str] = 3,
     runs: Sequence[str] = ("bm25",),
     depth: int = 10,
     pool_runs: Sequence[str] | None = None,
 ) -> Path:
     """A workspace at ``path`` (scale 0..3) with the first ``queries`` judged
-    queries' lines of ``runs``, ``pool_runs`` (None: all) pooled to ``depth``.
-    No judgment: the team grades it."""
-    chosen = dl20_queries(queries)
+    queries' (or these queries') lines of ``runs``, ``pool_runs`` (None: all)
+    pooled to ``depth``. No judgment: the team grades it."""
+    chosen = dl20_queries(queries) if isinstance(queries, int) else list(queries)
     with init_workspace(path, scale="0..3") as ws:
         for name in runs:
             import_run(ws, dl20_run(path.parent, name, chosen), name=name)

@@ -12,7 +12,8 @@ The commands, a module per group (imported only when its command runs):
 the paper's figures), `holes`, `workspace` (``init``,
 ``import``, ``judge``, ``pool``, ``export``), `workspace_reports`
 (``evaluations``, ``disagreements``), `team` (``assign``, ``progress``,
-``undo``, ``settings``), `agreement`, `annotators`, `serve`, `prelabel`,
+``undo``, ``settings``), `finds` (the lead's review of search and judge's
+finds), `agreement`, `annotators`, `serve`, `prelabel`,
 `app` (``demo`` and ``tui``).
 
 What they share: `score_inputs` (the runs and judgments a scoring command
@@ -66,6 +67,7 @@ COMMAND_MODULES: dict[str, str] = {
     "assign": "team",
     "progress": "team",
     "undo": "team",
+    "finds": "finds",
     "settings": "team",
     "demo": "app",
     "tui": "app",

@@ -370,6 +370,14 @@ def _undo_words(taken: JudgmentEvent, event: JudgmentEvent, restored: JudgmentEv
     "score (the default); off: open grading. Adjudicators always see everything.",
 )
 @click.option(
+    "--search-judge",
+    type=click.Choice(["allowed", "review", "off"]),
+    default=None,
+    help="What a document found by search from the grade screen (f) does: allowed, it "
+    "joins the pool at once (the default); review, it is proposed and joins once a lead "
+    "accepts it (judgepool finds); off, f does not search.",
+)
+@click.option(
     "--guidelines",
     "guidelines_file",
     default=None,
@@ -385,10 +393,15 @@ def _undo_words(taken: JudgmentEvent, event: JudgmentEvent, restored: JudgmentEv
     help="Remove the guidelines.",
 )
 def settings_command(
-    workspace: str, blind: str | None, guidelines_file: str | None, clear_guidelines: bool
+    workspace: str,
+    blind: str | None,
+    search_judge: str | None,
+    guidelines_file: str | None,
+    clear_guidelines: bool,
 ) -> None:
     """Show WORKSPACE's settings; --blind changes whether grading is blind,
-    --guidelines and --clear-guidelines the grading guidelines.
+    --search-judge what search and judge may add to the pool, --guidelines
+    and --clear-guidelines the grading guidelines.
 
     The guidelines are kept with their digest (SHA-256 of the text); the
     settings list it with their first line and who was shown this text.
@@ -404,10 +417,12 @@ def settings_command(
         text = guidelines.parse_guidelines(sys.stdin.buffer.read(), "<stdin>")
     elif guidelines_file is not None:
         text = guidelines.read_guidelines(guidelines_file)
-    changing = blind is not None or text is not None or clear_guidelines
-    with workspaces.open_workspace(workspace, to_write=changing) as ws:
+    changing = blind is not None or search_judge is not None or text is not None
+    with workspaces.open_workspace(workspace, to_write=changing or clear_guidelines) as ws:
         if blind is not None:
             settings.set_blind_grading(ws, blind == "on")
+        if search_judge is not None:
+            settings.set_search_judging(ws, search_judge)
         if text is not None:
             change = guidelines.set_guidelines(ws, text)
             click.echo(_guidelines_change(change, guidelines_file or ""))
@@ -420,6 +435,7 @@ def settings_command(
             )
         shown = settings.workspace_settings(ws)
     click.echo(f"blind grading: {'on' if shown['blind'] else 'off'}")
+    click.echo(f"search and judge: {shown['search_judge']}")
     labels = ", ".join(f"{grade} {literal(label)}" for grade, label in shown["labels"].items())
     click.echo(f"scale: {shown['scale']} ({labels})")
     click.echo(f"consensus: {shown['consensus']}")

@@ -5,7 +5,8 @@ The words start as the current query's text, shown as it reads
 (`judgepool.display.one_line`: the field is on screen like any other text)
 and searched as stored; edit them and press enter to search again. Enter on a
 result (or ``j``) sends it to the grade screen, where it joins the pool with
-source ``search`` and is graded like any other; escape closes the dialog.
+source ``search`` and is graded like any other (or, under a lead's review, is
+proposed; a ``judged`` one is not added); escape closes the dialog.
 Document text is shown literally (`rich.text.Text`), repaired for reading.
 """
 
@@ -96,12 +97,14 @@ class SearchDialog(ModalScreen[Found | None]):
         self.hits = result.hits
         self.searched = words
         for hit in self.hits:
+            # judged: already graded for the query, so not put in anyone's queue
+            state = Text("judged", style="dim") if hit.judged else "pooled" if hit.pooled else None
             table.add_row(
                 id_text(hit.doc_id),
-                "pooled" if hit.pooled else Text("new", style="bold green"),
+                state or Text("new", style="bold green"),
                 label_text(hit.snippet),
             )
-        new = sum(1 for hit in self.hits if not hit.pooled)
+        new = sum(1 for hit in self.hits if not hit.pooled and not hit.judged)
         match = "any of the words" if result.any_word else "every word"
         if self.hits:
             line = (

@@ -73,7 +73,7 @@ from judgepool.tui.screens.grade.holes import SENT, HoleQueue
 from judgepool.tui.screens.grade.judging import SessionJudgments
 from judgepool.tui.screens.grade.keys import GRADE_BINDINGS
 from judgepool.tui.screens.grade.reading import Reading
-from judgepool.tui.screens.grade.search import NO_QUERY, add_found, search_dialog
+from judgepool.tui.screens.grade.search import NO_QUERY, add_found, search_dialog, search_off
 from judgepool.tui.screens.grade.status import (
     SETTLE_HINT,
     StatusLine,
@@ -434,8 +434,9 @@ class GradeScreen(Screen[None]):
     def action_search(self) -> None:
         """Search the documents for the current query and grade what is found."""
         query = self.session.current_query
-        if query is None:
-            self._say(NO_QUERY)
+        refused = NO_QUERY if query is None else search_off(self.host)
+        if query is None or refused is not None:
+            self._say(refused or NO_QUERY)
             self._update_status()
             return
         self.app.push_screen(search_dialog(self.host, query), partial(self._found, query.id))
@@ -444,13 +445,14 @@ class GradeScreen(Screen[None]):
         if found is None:
             return
         try:
-            said = add_found(self.host, query_id, found)
+            said, shown = add_found(self.host, query_id, found)
+            self._say(*said)
         except (JudgepoolError, StorageError) as exc:
+            shown = False
             self._error(f"not added to the pool: {exc}")
-            self._update_status()
-            return
+        if not shown:  # proposed, judged or refused: the current document stays
+            return self._update_status()
         self._bring(query_id, found[0])
-        self._say(*said)
         self._show()
 
     # -- settle order --------------------------------------------------------------
