@@ -194,8 +194,10 @@ def test_every_pair_in_words_in_every_format(
     monkeypatch.chdir(DEMO)  # the runs named as the README names them
     demo = ("bm25.trec", "splade-pp-ed.trec", "--qrels", "qrels.txt")
     words = (
+        "splade-pp-ed.trec is probably better, once the holes are judged: "
         "bm25.trec ahead of splade-pp-ed.trec by 0.227, not significant (p_adj 0.094); "
-        "the 38 holes would probably put splade-pp-ed.trec ahead (P > 0.99)"
+        "the 38 holes would probably put splade-pp-ed.trec ahead (P > 0.99); next: judge its "
+        "38 holes (judgepool holes --order settle lists them, the most telling first)"
     )
     (pair,) = compare_json(cli, *demo, "--unjudged", "zero")["pairs"]
     assert pair["sentence"] == words
@@ -212,7 +214,8 @@ def test_every_pair_in_words_in_every_format(
     (pair,) = compare_json(cli, worse, better, "--qrels", qrels)["pairs"]
     assert pair["randomization_p_adjusted"] == 2 / 2**10  # every sign assignment enumerated
     assert pair["sentence"] == (
-        f"{better} ahead of {worse} by 1.000, significant (p_adj 0.002); settled by the judgments"
+        f"{better} is better: {better} ahead of {worse} by 1.000, significant (p_adj 0.002); "
+        "settled by the judgments; next: none: the answer stands"
     )
 
 
@@ -288,7 +291,7 @@ def test_stored_runs_compare_as_their_files(cli: Callable[..., Result], tmp_path
             assert {k: v for k, v in a.items() if k not in named} == {
                 k: v for k, v in b.items() if k not in named
             }
-    assert stored["pairs"][0]["sentence"].startswith("splade ahead of bm25 by 0.225")
+    assert "splade ahead of bm25 by 0.225" in stored["pairs"][0]["sentence"]
     assert stored["fingerprint"] == files["fingerprint"]
 
 

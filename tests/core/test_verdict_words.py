@@ -14,7 +14,9 @@ from judgepool.core.verdict_words import (
     ALPHA,
     p_text,
     pair_sentence,
+    queries_for_power,
     sentence_of,
+    share_text,
     significance_of,
 )
 from judgepool.core.verdicts import compare
@@ -158,7 +160,88 @@ def test_the_parts() -> None:
     assert parts.standing == "x ahead of y by 0.500"
     assert parts.significance == "significant (p_adj 0.001)"
     assert parts.holes == "settled by the judgments"
-    assert parts.significant and str(parts) == parts.text
+    assert parts.significant and str(parts) == parts.full
+    assert parts.full == (
+        "x is better: x ahead of y by 0.500, significant (p_adj 0.001); settled by the "
+        "judgments; next: none: the answer stands"
+    )
+
+
+def full(**fields: object) -> str:
+    """`sentence`, as every output prints it: the answer and the next step too."""
+    values: dict[str, object] = {
+        "a": "A", "b": "B", "mean_diff": 0.2274, "p_adjusted": 0.0016,
+        "bootstrap_ci": (0.0415, 0.3876), "verdict": "could flip",
+        "diff_bounds": (-0.4507, 0.2274), "holes": 38, "effect_size": 0.6, "queries": 43,
+    }  # fmt: skip
+    values.update(fields)
+    return pair_sentence(**values).full  # type: ignore[arg-type]
+
+
+def test_holes_that_could_flip_the_pair_come_first() -> None:
+    text = full()
+    assert text.startswith("not known yet which is better: A ahead of B by 0.227")
+    assert text.endswith("; next: judge its 38 holes (judgepool holes --order settle lists "
+                         "them, the most telling first)")  # fmt: skip
+    assert "next: judge the other runs' holes" in full(holes=0)
+
+
+def test_a_probable_pair_says_probably_and_what_settles_it() -> None:
+    text = full(verdict="probable", p_a_ahead=0.99)
+    assert text.startswith("A is probably better: ")
+    assert text.endswith("the most telling first) to make it certain")
+    # the holes would probably put B ahead: B, once they are judged
+    assert full(verdict="probable", p_a_ahead=0.02).startswith(
+        "B is probably better, once the holes are judged: "
+    )
+
+
+def test_the_noise_asks_for_queries_at_80_percent_power() -> None:
+    # not significant, settled: d = 0.3 needs ((1.96 + 0.8416) / 0.3)² + 1.92 = 89.1 → 90
+    assert queries_for_power(0.3) == 90
+    text = full(verdict="settled", diff_bounds=(0.1, 0.3), holes=0, p_adjusted=0.2,
+                bootstrap_ci=(-0.1, 0.5), effect_size=0.3, queries=43)  # fmt: skip
+    assert text.startswith("no winner yet, the noise decides: ")
+    assert text.endswith(
+        "next: add about 47 queries (90 in all, for 80% power at this effect size)"
+    )
+    # more than ten times the queries compared would not tell them apart
+    tiny = full(verdict="settled", diff_bounds=(0.01, 0.02), holes=0, p_adjusted=0.8,
+                bootstrap_ci=(-0.1, 0.1), effect_size=0.01, queries=43)  # fmt: skip
+    assert tiny.startswith("no winner: ") and tiny.endswith(
+        "next: none: more queries would not tell them apart at this effect size"
+    )
+    assert queries_for_power(0.0) is None and queries_for_power(None) is None
+
+
+def test_a_probable_pair_in_the_noise_asks_for_queries_and_the_holes() -> None:
+    text = full(verdict="probable", p_a_ahead=0.99, p_adjusted=0.09,
+                bootstrap_ci=(-0.01, 0.3), effect_size=0.4)  # fmt: skip
+    assert text.startswith("no winner yet, the noise decides: ")
+    assert "add about 8 queries (51 in all" in text and "and judge its 38 holes" in text
+
+
+def test_tied_and_level_pairs_have_no_winner() -> None:
+    assert full(mean_diff=0.0, verdict="tied", diff_bounds=(0.0, 0.0)).startswith("no winner: ")
+    level = full(mean_diff=0.0, p_adjusted=1.0, verdict="settled", diff_bounds=(0.0, 0.0))
+    assert level.startswith("no winner: A and B level")
+
+
+@pytest.mark.parametrize(
+    ("p", "threshold", "shown"),
+    [(0.946, 0.95, "< 0.95"), (0.95, 0.95, "0.95"), (0.9549, 0.95, "0.95"),
+     (0.899, 0.9, "< 0.9"), (0.904, 0.9, "0.90"), (0.5, 0.95, "0.50"), (0.946, None, "0.95")],
+)  # fmt: skip
+def test_rounding_never_crosses_the_threshold_it_reports(
+    p: float, threshold: float | None, shown: str
+) -> None:
+    assert share_text(p, threshold) == shown
+
+
+def test_a_could_flip_pair_short_of_the_rule_says_so() -> None:
+    # the issue's case: P 0.946 under a 0.95 rule was printed "(it holds with P 0.95)"
+    text = full(p_a_ahead=0.946)
+    assert "(it holds with P < 0.95)" in text
 
 
 @given(

@@ -177,7 +177,10 @@ def render_compare_table(
     out.append("")
     out.append("in words")
     for p in report.pairs:
-        words = sentence_of(p, literal(p.a), literal(p.b), models=compared.models).text
+        words = sentence_of(
+            p, literal(p.a), literal(p.b), models=compared.models,
+            queries=len(report.population), confidence=report.confidence,
+        ).full  # fmt: skip
         out.append(f"{keys[p.a]}  {keys[p.b]}  {words}")
     out.append("")
     out.extend(_legend(report))
@@ -224,7 +227,11 @@ def _legend(report: ComparisonReport) -> list[str]:
         "                what judging can still change (`judgepool holes` lists them).",
         "  in words      each pair in one sentence: significant when rand p adj is below 0.05 and",
         "                the bootstrap interval lies on the difference's side of 0 (borderline",
-        "                when only the p-value says so); then what its holes can still do.",
+        "                when only the p-value says so); then what its holes can still do. It",
+        "                opens with the answer (is one better?) and ends with the next step:",
+        "                judge the pair's holes (when they could still decide it), add queries",
+        "                (when the noise does: how many for 80% power at the effect seen), or",
+        "                none (decided, or no winner).",
     ]  # fmt: skip
 
 
@@ -252,7 +259,10 @@ def render_compare_markdown(compared: ComparedRuns) -> str:
                     "effect", "diff bounds", "P(A ahead)", "verdict", "in words"]))  # fmt: skip
     out.append(row(["---", "---", *["---:"] * 8, "---", "---"]))
     for p in report.pairs:
-        words = sentence_of(p, literal(p.a), literal(p.b), models=compared.models).text
+        words = sentence_of(
+            p, literal(p.a), literal(p.b), models=compared.models,
+            queries=len(report.population), confidence=report.confidence,
+        ).full  # fmt: skip
         out.append(row([
             literal(p.a), literal(p.b), fmt(p.mean_diff), f"{p.wins}/{p.ties}/{p.losses}",
             f"{pvalue(p.t_p)} ({pvalue(p.t_p_adjusted)})",

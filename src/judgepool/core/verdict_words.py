@@ -39,12 +39,19 @@ holes are the ones that could (a judged document joins every run's ideal).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Final, Literal
 
 from judgepool.core.verdicts import PairStats
 
 ALPHA: Final = 0.05
+# the power asked of "how many queries": 80 %, for the effect observed
+POWER: Final = 0.8
+_Z_ALPHA: Final = 1.959963984540054  # two-sided, ALPHA
+_Z_POWER: Final = 0.8416212335729143  # one-sided, POWER
+# more queries than this many times those compared and the noise wins: no winner
+QUERIES_BEYOND: Final = 10
 # differences and bounds are written to this many decimals
 PLACES: Final = 3
 
@@ -64,10 +71,13 @@ class PairSentence:
     significance: str
     holes: str
     significant: bool = False
+    # the answer to "is A better?" and what to do next (`answer_and_next`)
+    answer: str = ""
+    next_step: str = ""
 
     @property
     def text(self) -> str:
-        """The whole sentence."""
+        """The evidence: standing, significance and what the holes can do."""
         text = self.standing
         if self.significance:
             text += ", " + self.significance
@@ -75,8 +85,14 @@ class PairSentence:
             text += "; " + self.holes
         return text
 
+    @property
+    def full(self) -> str:
+        """The one sentence outputs print: the answer, the evidence, the next step."""
+        text = self.text if not self.answer else f"{self.answer}: {self.text}"
+        return text if not self.next_step else f"{text}; next: {self.next_step}"
+
     def __str__(self) -> str:
-        return self.text
+        return self.full
 
 
 def significance_of(
@@ -119,23 +135,33 @@ def _holes(count: int) -> str:
     return "1 hole" if count == 1 else f"{count} holes"
 
 
-def share_text(p: float) -> str:
+def share_text(p: float, threshold: float | None = None) -> str:
     """A probability in a sentence: two decimals, "> 0.99" and "< 0.01" where
-    rounding would say 1 or 0 of what is not certain."""
+    rounding would say 1 or 0 of what is not certain; with ``threshold`` (the
+    confidence a rule asks for), rounding never crosses it: 0.946 under a
+    0.95 rule is "< 0.95", not "0.95"."""
     if p in (0.0, 1.0):
         return f"{p:g}"
     if p > 0.99:
         return "> 0.99"
     if p < 0.01:
         return "< 0.01"
-    return f"{p:.2f}"
+    text = f"{p:.2f}"
+    if threshold is not None:
+        if p < threshold <= float(text):
+            return f"< {threshold:g}"
+        if p >= threshold > float(text):
+            return f"≥ {threshold:g}"
+    return text
 
 
-def _probable_part(a: str, b: str, mean_diff: float, p_a_ahead: float, who: str) -> str:
+def _probable_part(
+    a: str, b: str, mean_diff: float, p_a_ahead: float, who: str, confidence: float
+) -> str:
     """What the draws say of a pair the bounds leave open, at the confidence met."""
     leader, share = (a, p_a_ahead) if p_a_ahead >= 0.5 else (b, 1 - p_a_ahead)
     # every draw agreeing is not certainty: the bounds still allow the other side
-    shown = "> 0.99" if share > 0.99 else share_text(share)
+    shown = "> 0.99" if share > 0.99 else share_text(share, confidence)
     ahead = a if mean_diff > 0 else b if mean_diff < 0 else None
     if leader == ahead:
         return f"probably holds under {who} (P {shown})"
@@ -151,6 +177,7 @@ def _bounds_part(
     holes: int,
     p_a_ahead: float | None = None,
     models: tuple[str, ...] = (),
+    confidence: float = 0.95,
 ) -> str:
     """What the unjudged documents can still do to the difference; ``models``:
     the models whose labels count among the judgments (``--with-model``)."""
@@ -174,7 +201,9 @@ def _bounds_part(
         return "settled, whatever grades the holes get"
     who = _holes(holes) if holes else "the other runs' holes"
     if verdict == "probable" and p_a_ahead is not None:
-        return _probable_part(a, b, mean_diff, p_a_ahead, "the " + who if holes else who)
+        return _probable_part(
+            a, b, mean_diff, p_a_ahead, "the " + who if holes else who, confidence
+        )
     if mean_diff == 0:
         if low < 0 < high:
             return f"{who} could still put either ahead"
@@ -184,7 +213,7 @@ def _bounds_part(
     holds = ""
     if p_a_ahead is not None:
         share = p_a_ahead if mean_diff > 0 else 1 - p_a_ahead
-        holds = f" (it holds with P {share_text(share)})"
+        holds = f" (it holds with P {share_text(share, confidence)})"
     if reaches == 0:
         return f"{who} could still make it a tie{holds}"
     return f"{who} could still reverse it{holds}"
@@ -202,18 +231,37 @@ def pair_sentence(
     holes: int,
     p_a_ahead: float | None = None,
     models: tuple[str, ...] = (),
+    effect_size: float | None = None,
+    queries: int | None = None,
+    confidence: float = 0.95,
 ) -> PairSentence:
     """The sentence of the pair (``a``, ``b``), A − B = ``mean_diff``, with the
     randomisation test's adjusted p-value ``p_adjusted`` and, when the holes'
     grades were drawn, the share of draws ``p_a_ahead`` that put A ahead;
-    ``models``: the models whose labels count among the judgments."""
+    ``models``: the models whose labels count among the judgments;
+    ``effect_size`` (Cohen's d_z) and ``queries`` (the population's size) say
+    how many queries the noise asks for; ``confidence``: the draws' rule."""
     if mean_diff is None:
-        return PairSentence(f"{a} and {b}: no common query to compare them on", "", "")
+        return PairSentence(
+            f"{a} and {b}: no common query to compare them on", "", "",
+            answer="no answer", next_step="score both runs on common queries",
+        )  # fmt: skip
     if verdict == "tied":
-        return PairSentence(f"{a} and {b} tied under every assignment of the holes", "", "")
-    holes_part = _bounds_part(a, b, mean_diff, verdict, diff_bounds, holes, p_a_ahead, models)
+        return PairSentence(
+            f"{a} and {b} tied under every assignment of the holes", "", "",
+            answer="no winner", next_step="none: judging the holes cannot part them",
+        )  # fmt: skip
+    holes_part = _bounds_part(
+        a, b, mean_diff, verdict, diff_bounds, holes, p_a_ahead, models, confidence
+    )
     if mean_diff == 0:
-        return PairSentence(f"{a} and {b} level (mean difference 0)", "", holes_part)
+        answer, step = answer_and_next(
+            a, b, mean_diff, "not significant", verdict, holes, p_a_ahead, None, queries
+        )
+        return PairSentence(
+            f"{a} and {b} level (mean difference 0)", "", holes_part,
+            answer=answer, next_step=step,
+        )  # fmt: skip
     leader, other = (a, b) if mean_diff > 0 else (b, a)
     standing = f"{leader} ahead of {other} by {_amount(mean_diff)}"
     word = significance_of(mean_diff, p_adjusted, bootstrap_ci)
@@ -225,7 +273,80 @@ def pair_sentence(
         )
     else:
         significance = f"{word} (p_adj {p_text(p_adjusted)})"
-    return PairSentence(standing, significance, holes_part, word == "significant")
+    answer, step = answer_and_next(
+        a, b, mean_diff, word, verdict, holes, p_a_ahead, effect_size, queries
+    )
+    return PairSentence(standing, significance, holes_part, word == "significant", answer, step)
+
+
+def queries_for_power(effect_size: float | None) -> int | None:
+    """The queries a paired test at ``ALPHA`` needs to find an effect of this
+    size (Cohen's d_z) with ``POWER``: ((z_α/2 + z_β) / d)² + z_α/2² / 2 (the
+    normal approximation with Guenther's correction for the t test); None
+    for no effect."""
+    if effect_size is None or effect_size == 0 or not math.isfinite(effect_size):
+        return None
+    return math.ceil(((_Z_ALPHA + _Z_POWER) / abs(effect_size)) ** 2 + _Z_ALPHA**2 / 2)
+
+
+def _judge_holes(holes: int) -> str:
+    listed = "judgepool holes --order settle lists them, the most telling first"
+    if holes:
+        return f"judge its {_holes(holes)} ({listed})"
+    return f"judge the other runs' holes ({listed})"
+
+
+def _more_queries(effect_size: float | None, queries: int | None) -> tuple[str, str] | None:
+    """(answer, next step) when the noise decides: how many queries more; None
+    when more queries would not tell the runs apart (no effect, or more than
+    `QUERIES_BEYOND` times those compared)."""
+    needed = queries_for_power(effect_size)
+    if needed is None or queries is None or needed > QUERIES_BEYOND * max(queries, 1):
+        return None
+    more = max(needed - queries, 1)
+    return (
+        "no winner yet, the noise decides",
+        f"add about {more:,} {'query' if more == 1 else 'queries'} ({needed:,} in all, for "
+        f"{POWER:.0%} power at this effect size)",
+    )
+
+
+def answer_and_next(
+    a: str,
+    b: str,
+    mean_diff: float,
+    word: Significance,
+    verdict: str | None,
+    holes: int,
+    p_a_ahead: float | None,
+    effect_size: float | None,
+    queries: int | None,
+) -> tuple[str, str]:
+    """The answer to "is A better?" and the next step. The holes are asked
+    first (judging them may move the difference the test sees): a pair they
+    could still flip needs them judged; one they probably leave as it is
+    answers "probably". Then the noise: a difference the test does not call
+    significant needs more queries (how many, at `POWER` for the effect
+    seen), or, when more would not tell, has no winner."""
+    ahead = a if mean_diff > 0 else b if mean_diff < 0 else None
+    if verdict == "could flip":
+        return "not known yet which is better", _judge_holes(holes)
+    noise = _more_queries(effect_size, queries) if word != "significant" else None
+    if verdict == "probable" and p_a_ahead is not None:
+        leader = a if p_a_ahead >= 0.5 else b
+        if leader != ahead:
+            # the difference the test saw is the one the holes would reverse
+            return f"{leader} is probably better, once the holes are judged", _judge_holes(holes)
+        if word == "significant":
+            return f"{leader} is probably better", _judge_holes(holes) + " to make it certain"
+        if noise is not None:
+            return noise[0], noise[1] + ", and " + _judge_holes(holes)
+        return "no winner", "none: the difference is within the noise whatever the holes hold"
+    if word == "significant" and ahead is not None:
+        return f"{ahead} is better", "none: the answer stands"
+    if noise is not None:
+        return noise
+    return "no winner", "none: more queries would not tell them apart at this effect size"
 
 
 def sentence_of(
@@ -234,10 +355,13 @@ def sentence_of(
     b: str | None = None,
     *,
     models: tuple[str, ...] = (),
+    queries: int | None = None,
+    confidence: float = 0.95,
 ) -> PairSentence:
     """`pair_sentence` of a compared pair, its runs named ``a`` and ``b``
     (default: as the comparison names them); ``models``: the models whose
-    labels count among the judgments (the sentence then names them)."""
+    labels count among the judgments (the sentence then names them);
+    ``queries``: the population's size; ``confidence``: the draws' rule."""
     return pair_sentence(
         a=pair.a if a is None else a,
         b=pair.b if b is None else b,
@@ -249,4 +373,8 @@ def sentence_of(
         holes=pair.holes,
         p_a_ahead=pair.p_a_ahead,
         models=models,
+        effect_size=pair.effect_size,
+        # every query of the population is a win, a tie or a loss
+        queries=pair.wins + pair.ties + pair.losses if queries is None else queries,
+        confidence=confidence,
     )

@@ -66,16 +66,23 @@ def holes_cell(pair: PairStats) -> Text:
 
 
 def words_text(pair: PairStats) -> Text:
-    """The pair's sentence, the runs' names shown literally: the significance
-    bold when significant, what the holes can do in the verdict's colour."""
+    """The pair's sentence, the runs' names shown literally: the answer bold,
+    the significance bold when significant, what the holes can do in the
+    verdict's colour, then the next step."""
     sentence = sentence_of(pair, literal(pair.a), literal(pair.b))
-    text = Text(sentence.standing)
+    text = Text()
+    if sentence.answer:
+        text.append(sentence.answer, style="bold")
+        text.append(": ")
+    text.append(sentence.standing)
     if sentence.significance:
         text.append(", ")
         text.append(sentence.significance, style="bold" if sentence.significant else "")
     if sentence.holes:
         text.append("; ")
         text.append(sentence.holes, style=VERDICT_STYLE.get(pair.verdict or "", ""))
+    if sentence.next_step:
+        text.append("; next: " + sentence.next_step, style="italic")
     return text
 
 
