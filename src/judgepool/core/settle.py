@@ -81,7 +81,14 @@ from judgepool.core.bounds import GainLevels, HoleQuery, TopK, query_problem, ra
 from judgepool.core.contract import Contract
 from judgepool.core.draws import TIE_TOLERANCE, draw_problem
 from judgepool.core.errors import ContractError
-from judgepool.core.priors import ModelLabels, Prior, best_ranks, model_prior, rank_prior
+from judgepool.core.hole_prior import RunsPrior, runs_prior
+from judgepool.core.priors import (
+    ModelLabels,
+    Prior,
+    best_ranks,
+    model_prior,
+    rank_prior,
+)
 from judgepool.core.settle_draws import CONDITIONED_DRAWS, SETTLE_DRAWS, QueryDraws, draw_query
 from judgepool.core.verdicts import CONFIDENCE, Verdict, probable_leader, verdict_of
 
@@ -91,6 +98,8 @@ _EPSILON: Final = 1e-12
 # a query's draws are redrawn when one of its holes' prior probabilities moved
 # by more than this since they were drawn (see the module docstring)
 REFRESH_TOLERANCE: Final = 0.05
+# judgments between two fits of the runs prior (see `SettleState._estimate_prior`)
+REFIT_EVERY: Final = 10
 
 
 @dataclass(frozen=True)
@@ -147,11 +156,9 @@ class _Pair:
 
 @dataclass(frozen=True)
 class _Block:
-    """One query's draws, the holes they are of (in draw order) and each
-    hole's row of the prior table (`SettleState._prior_table`)."""
+    """One query's draws and the holes they are of (in draw order)."""
 
     doc_ids: tuple[str, ...]
-    rows: npt.NDArray[np.int64]
     draws: QueryDraws
 
 
@@ -175,6 +182,7 @@ class SettleState:
         pairs: Sequence[tuple[int, int]],
         *,
         model: ModelLabels | None = None,
+        prior: str = "rank",
         confidence: float = CONFIDENCE,
         aim: float | None = None,
         draws: int = SETTLE_DRAWS,
@@ -199,6 +207,11 @@ class SettleState:
         self._place = {q: i for i, q in enumerate(self.queries)}
         self.redrawn = 0  # queries drawn since the start (a measure of the work)
         self.prior_note: str | None = None
+        if prior not in ("runs", "rank"):
+            raise ContractError(f"the settle order's prior is runs or rank, not {prior!r}")
+        self.prior_kind = prior
+        self._fitted: RunsPrior | None = None
+        self._since_fit = 0
         self.prior = self._estimate_prior()
         self._holes = find_holes(
             dict(zip(self.names, self._views(self.queries), strict=True)), self.contract.k
@@ -257,54 +270,59 @@ class SettleState:
     # -- the prior and the draws ------------------------------------------------
 
     def _estimate_prior(self) -> Prior:
-        """The comparison's prior on the judgments as they now are."""
+        """The comparison's prior on the judgments as they now are: the runs
+        prior (refitted every `REFIT_EVERY` judgments: a fit takes a fraction
+        of a second, and one judgment moves it little; between fits the last
+        one stands, its holes' signals unchanged) with the rank prior under
+        it, and the model's where one is given."""
         rank = rank_prior(self._views(self.queries), self.queries, self.contract)
+        runs = None
+        if self.prior_kind == "runs":
+            if self._fitted is None or self._since_fit >= REFIT_EVERY:
+                self._fitted = runs_prior(
+                    self._views(self.queries), self.queries, self.judgments,
+                    self.contract.scale.grades, self.contract.k,
+                )  # fmt: skip
+                self._since_fit = 0
+            runs = self._fitted
         if self.model is None:
-            return Prior(rank)
+            return Prior(rank, runs=runs)
         try:
             calibrated = model_prior(
                 self.model.name, self.model.labels, self.judgments, self.contract
             )
         except ContractError as refused:
-            self.prior_note = f"the rank prior: {refused}"
-            return Prior(rank)
+            self.prior_note = f"the {'runs' if runs else 'rank'} prior: {refused}"
+            return Prior(rank, runs=runs)
         self.prior_note = None
-        return Prior(rank, calibrated)
+        return Prior(rank, calibrated, runs=runs)
 
-    def _prior_table(self) -> F64:
-        """The prior's probabilities by row: best rank r at row r − 1, then
-        the model's grades in scale order (the rank prior's rows while the
-        model prior is refused): `Prior.of` as a table."""
-        grades = self.contract.scale.grades
-        rows = [self.prior.rank.probabilities(r) for r in range(1, self.contract.k + 1)]
-        model = self.prior.model
-        for grade in grades:
-            rows.append(model.probabilities(grade) if model is not None else rows[0])
-        return np.array(rows, dtype=np.float64)
+    def _hole_table(self, query: str, doc_ids: Sequence[str]) -> F64:
+        """The prior's probabilities of the query's holes ``doc_ids`` (rows)."""
+        if not doc_ids:
+            return np.zeros((0, len(self.contract.scale.grades)))
+        ranks = best_ranks(self._views([query]), [query], self.contract.k)[query]
+        return np.array(
+            [self.prior.of(query, doc, ranks[doc][0]) for doc in doc_ids], dtype=np.float64
+        )
 
     def _draw(self, query: str) -> _Block:
         views = self._views([query])
         ranks = best_ranks(views, [query], self.contract.k)[query]
         # the holes in the draws' order (`core.draws`: first run first)
         doc_ids = tuple(doc for doc, (_, grade) in ranks.items() if grade is None)
-        grades = list(self.contract.scale.grades)
-        rows = []
-        for doc in doc_ids:
-            label = None if self.model is None else self.model.labels.get(query, {}).get(doc)
-            rows.append(
-                ranks[doc][0] - 1 if label is None else self.contract.k + grades.index(label)
-            )
         problem = draw_problem(views, [query], self.judgments, self.contract, self.prior)
         self.redrawn += 1
         block = draw_query(problem, self._seed, self._place[query], self._draws, self._conditioned)
-        return _Block(doc_ids, np.array(rows, dtype=np.int64), block)
+        return _Block(doc_ids, block)
 
-    def _stale(self, block: _Block, table: F64) -> bool:
+    def _stale(self, query: str, block: _Block) -> bool:
         """Whether the prior of one of the block's holes moved by more than
         the refresh tolerance since its draws were made."""
         if not block.doc_ids:
             return False
-        moved = float(np.abs(table[block.rows] - block.draws.probabilities).max())
+        table = self._hole_table(query, block.doc_ids)
+        moved = float(np.abs(table - block.draws.probabilities).max())
         return moved > max(self._refresh, 1e-12)
 
     def _drawn_differences(self, index: int) -> F64:
@@ -340,11 +358,11 @@ class SettleState:
         self.judgments[query][doc] = grade
         self._holes = [h for h in self._holes if (h.query_id, h.doc_id) != (query, doc)]
         self._update_bounds([query])
+        self._since_fit += 1
         self.prior = self._estimate_prior()
         self._blocks[query] = self._draw(query)
-        table = self._prior_table()
         for other in self.queries:
-            if other != query and self._stale(self._blocks[other], table):
+            if other != query and self._stale(other, self._blocks[other]):
                 self._blocks[other] = self._draw(other)
         self._total = None
         self._stacked = None
