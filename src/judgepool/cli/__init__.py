@@ -22,7 +22,8 @@ comparison computed from them, for ``compare`` and ``report``),
 `contract_options` (the contract's parameters as
 options), `params` and `workspace_args` (option types on judgepool's one
 grammar), `render` and `verdict_render` (tables and trec_eval lines; a
-comparison for people and papers), the report's `figure_table` (each
+comparison for people and papers), `sample_render` (``compare --sample``'s
+estimates), the report's `figure_table` (each
 figure's file name, title and caption), `figure_data` (what each figure
 plots), `figure_draw` (drawing them with matplotlib, the only module that
 imports it) and `report_html` (the page), `run_labels` (``compare --label``),

@@ -18,12 +18,14 @@ import click
 from judgepool.cli import main
 from judgepool.cli.compare_options import CompareOptions, compare_options, comparing
 from judgepool.cli.run_labels import run_labels
+from judgepool.cli.sample_render import read_sample_file, render_sample_table, sample_report
 from judgepool.cli.score_inputs import RunsRequest, note_left_out_models, runs_request
 from judgepool.cli.verdict_render import (
     render_compare_latex,
     render_compare_markdown,
     render_compare_table,
     render_figure_environments,
+    run_keys,
 )
 
 if TYPE_CHECKING:
@@ -63,12 +65,23 @@ if TYPE_CHECKING:
     help="With --format latex: also a figure environment for each figure judgepool report "
     "--figures DIR writes for the same inputs, including DIR/<name>.pdf, with its caption.",
 )
+@click.option(
+    "--sample",
+    "sample_path",
+    metavar="FILE",
+    default=None,
+    help="A sample of the holes, as 'judgepool holes --sample N' wrote it, every hole of it "
+    "graded: adds each run's nDCG and each pair's difference with every hole judged, "
+    "estimated from the sample (HT, and prior-powered under --prior) with 95% intervals "
+    "that hold whatever the prior says. With --format table or json.",
+)
 def compare(
     request: RunsRequest,
     options: CompareOptions,
     output_format: str,
     labels: tuple[str, ...],
     figures_dir: str | None,
+    sample_path: str | None,
 ) -> None:
     """Compare two or more RUN files (or, with --workspace, stored runs by name;
     every stored run when none is named) under one contract.
@@ -94,11 +107,16 @@ def compare(
       judgepool compare --workspace team.sqlite --prior model:gpt-4o --confidence 0.9
       judgepool compare bm25.trec splade.trec --qrels qrels.txt --format latex \\
         --figures figures
+      judgepool compare --workspace team.sqlite --unjudged zero --sample sample.tsv
     """
     if labels and output_format != "latex":
         raise click.UsageError("--label applies to --format latex (the tables for a paper)")
     if figures_dir is not None and output_format != "latex":
         raise click.UsageError("--figures applies to --format latex (the figures for a paper)")
+    if sample_path is not None and output_format not in ("table", "json"):
+        raise click.UsageError("--sample applies to --format table or json")
+    # a bad sample file is refused before any run is read
+    sample = None if sample_path is None else read_sample_file(sample_path)
     named: dict[str, str] = {}
 
     def check_labels(sources: Sequence[RunSource]) -> None:
@@ -109,11 +127,14 @@ def compare(
     with comparing(request, options, check_labels) as comparison:
         compared, trust = comparison.compared, comparison.trust
         qrels_label = comparison.inputs.judged.label
+        sampled = None if sample is None else sample_report(sample, comparison, options)
     note_left_out_models(compared.provenance)
     if output_format == "json":
         data = compared.to_dict()
         if trust is not None:
             data["model_confusion"] = trust.to_dict()
+        if sampled is not None:
+            data["sample"] = sampled.to_dict()
         click.echo(json.dumps(data, ensure_ascii=False))
     elif output_format == "markdown":
         click.echo(render_compare_markdown(compared))
@@ -129,3 +150,6 @@ def compare(
     else:
         line = None if trust is None else trust.line()
         click.echo(render_compare_table(compared, qrels_label, line))
+        if sampled is not None:
+            click.echo("")
+            click.echo(render_sample_table(sampled, run_keys(compared.report)))

@@ -4,7 +4,9 @@ worth judging them.
 ``settle`` puts first what brings the undecided comparisons nearest a
 verdict (settled, or probable with room to spare: `judgepool.core.settle`);
 ``depth`` is classic pooling (by rank, round-robin over the runs). The runs
-and judgments are read as ``score`` reads them.
+and judgments are read as ``score`` reads them. ``--sample N`` draws a
+probability sample of them instead and prints it as a sample file
+(`judgepool.services.sample`), for ``assign --sample`` and ``compare --sample``.
 """
 
 from __future__ import annotations
@@ -28,6 +30,13 @@ from judgepool.core.consensus import Provenance
 from judgepool.core.engines import Engine
 from judgepool.display import literal
 from judgepool.services.verdicts import HOLE_ORDERS, HoleListing, list_holes
+
+SAMPLE_NOTE = (
+    "judgepool sample of the holes: {sampled} of {holes} drawn (expected {size:g}), Poisson "
+    "sampling, each hole with the inclusion probability listed\n"
+    "judge every hole listed (judgepool assign WS --sample FILE), then: judgepool compare "
+    "... --sample FILE"
+)
 
 
 @main.command()
@@ -56,12 +65,32 @@ from judgepool.services.verdicts import HOLE_ORDERS, HoleListing, list_holes
     help="table for people; json: an array, best first, of {query_id, doc_id, runs, "
     "best_rank, priority}.",
 )
+@click.option(
+    "--sample",
+    "sample_size",
+    type=AsciiInteger(1, 2**31 - 1),
+    default=None,
+    metavar="N",
+    help="Instead of the list, draw about N holes at random (Poisson sampling: the holes "
+    "that move the runs' nDCG most are likelier) and print them as a sample file, each "
+    "with its inclusion probability: judge them all, then 'compare --sample FILE' "
+    "estimates every run's nDCG with every hole judged, whatever the prior says.",
+)
+@click.option(
+    "--seed",
+    type=AsciiInteger(0, 2**63 - 1),
+    default=None,
+    help="With --sample: the seed of the draw (the same seed and inputs draw the same "
+    "sample). [default: 0]",
+)
 @engine_option("fast (vectorised) or reference (plain Python): the same lists, for cross-checking.")
 def holes(
     request: RunsRequest,
     order: Any,
     limit: int | None,
     output_format: str,
+    sample_size: int | None,
+    seed: int | None,
     engine: Engine,
 ) -> None:
     """List the unjudged documents ("holes") in the top k of RUN files (or, with
@@ -72,10 +101,19 @@ def holes(
     refuses to score a run with holes, but not to list them). With --workspace,
     a pooled query without a grade yet counts too: its whole top k is holes.
 
+    With --sample N, a random sample of about N of them, printed as a sample
+    file (see 'judgepool compare --sample').
+
     \b
-    Example:
+    Examples:
       judgepool holes --workspace team.sqlite --limit 20
+      judgepool holes --workspace team.sqlite --sample 80 --seed 7 > sample.tsv
     """
+    if sample_size is not None:
+        _sample(request, sample_size, 0 if seed is None else seed, output_format, engine)
+        return
+    if seed is not None:
+        raise click.UsageError("--seed goes with --sample (the seed of its draw)")
     with reading_runs(request) as inputs:
         sources = inputs.sources()
         # a workspace's pooled queries are chosen for judging: before their
@@ -106,6 +144,38 @@ def holes(
                 inputs.judged.provenance,
             )
         )  # fmt: skip
+    note_left_out_models(inputs.judged.provenance)
+
+
+def _sample(request: RunsRequest, size: int, seed: int, output_format: str, engine: Engine) -> None:
+    """``holes --sample``: the sample file on standard output, what was drawn on
+    standard error."""
+    source = click.get_current_context().get_parameter_source
+    given = [
+        name
+        for name in ("limit", "order")
+        if source(name) is click.core.ParameterSource.COMMANDLINE
+    ]
+    if given or output_format != "table":
+        what = ", ".join(f"--{name}" for name in given) or "--format"
+        raise click.UsageError(f"--sample prints the sample file: {what} does not apply")
+    # imported here: the listing of holes does not pay for the sampler
+    from judgepool.formats.sample_file import sample_text
+    from judgepool.services.sample import draw_hole_sample
+
+    with reading_runs(request) as inputs:
+        drawn = draw_hole_sample(
+            inputs.sources(), inputs.judged, inputs.contract, size=size, seed=seed,
+            engine=engine, on_progress=inputs.progress.update,
+        )  # fmt: skip
+    sample = drawn.sample
+    note = SAMPLE_NOTE.format(sampled=len(sample.holes), holes=sample.frame_holes, size=size)
+    click.echo(sample_text(sample, note), nl=False)
+    click.echo(
+        f"sample: {len(sample.holes):,} of the {sample.frame_holes:,} holes in the top "
+        f"{drawn.contract.k} over {drawn.queries:,} queries (expected {size:,}, seed {seed})",
+        err=True,
+    )
     note_left_out_models(inputs.judged.provenance)
 
 

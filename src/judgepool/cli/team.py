@@ -24,6 +24,7 @@ from judgepool.display import literal
 if TYPE_CHECKING:
     from judgepool.services import assignments, guidelines, settings, undo
     from judgepool.services import workspace as workspaces
+    from judgepool.services.assignment_sample import SamplePick
     from judgepool.services.assignment_settle import SettlePick
     from judgepool.services.undo import JudgmentEvent
 else:
@@ -103,6 +104,15 @@ _MAX_SEED = 2**63 - 1
     "bring the items still open to N).",
 )
 @click.option(
+    "--sample",
+    "sample_file",
+    default=None,
+    metavar="FILE",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Assign the holes of a sample file ('judgepool holes --workspace WS --sample N' "
+    "writes it) that are not judged yet, every one, for 'compare --sample FILE'.",
+)
+@click.option(
     "--seed",
     type=AsciiInteger(0, _MAX_SEED),
     default=0,
@@ -119,6 +129,7 @@ def assign_command(
     include_judged: bool,
     extend: bool,
     settle: int | None,
+    sample_file: Path | None,
     seed: int,
 ) -> None:
     """Assign WORKSPACE's pooled documents to annotators, each to --overlap of them.
@@ -156,6 +167,7 @@ def assign_command(
             include_judged=include_judged,
             extend=extend,
             settle=settle,
+            sample=sample_file,
         )
     _echo_assigned(done)
 
@@ -192,6 +204,8 @@ def _echo_assigned(done: assignments.AssignResult) -> None:
         click.echo(f"{done.left_out:,} {unit} left unassigned (--per-annotator {cap})")
     if done.settle is not None:
         _echo_settle(done.settle, extending=done.extended is not None)
+    if done.sample is not None:
+        _echo_sample(done.sample)
     if done.judged_left_out:
         click.echo(
             f"{done.judged_left_out:,} pooled items already judged were not assigned "
@@ -241,6 +255,14 @@ def _echo_settle(pick: SettlePick, *, extending: bool) -> None:
     )
     if pick.wanted:
         click.echo(found)
+
+
+def _echo_sample(pick: SamplePick) -> None:
+    passed = ", ".join(f"{count:,} {why}" for why, count in sorted(pick.passed_over.items()))
+    click.echo(
+        f"--sample {literal(pick.path)}: {pick.taken:,} of its {pick.listed:,} holes assigned"
+        + (f"; passed over: {passed}" if passed else "")
+    )
 
 
 def _duration(seconds: float) -> str:

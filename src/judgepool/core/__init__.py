@@ -31,7 +31,9 @@ Nothing here imports sqlite, textual or rich; a test enforces it.
   (the verdict per pair and its sentence), `settle` and `hole_order` (which
   holes to judge next, and in what order to read them), `settle_draws` (the
   settle order's draws, one query at a time, with what each hole's grade
-  would do), `comparison_size` (a comparison's cost, and its limit),
+  would do), `sample_design` and `sample_estimate` (a probability sample of
+  the holes, and the estimates from it that hold whatever the prior says),
+  `comparison_size` (a comparison's cost, and its limit),
   `query_differences` (a pair's per-query differences sorted, marked where
   the holes could reverse them: the pairs view's plot);
 - grading as a team, as rules on plain rows that the store reads and the

@@ -7,5 +7,6 @@
   `item_list`: a file of (query, document) items;
 - `tables`: queries and documents from TSV or JSONL; `guidelines`: a team's
   guidelines (Markdown);
-- `spreadsheet_cells`: text cells made inert for TSV and CSV output.
+- `spreadsheet_cells`: text cells made inert for TSV and CSV output;
+- `sample_file`: a sample of the holes, as ``holes --sample`` writes it.
 """

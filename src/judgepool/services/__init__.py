@@ -10,7 +10,8 @@
 - scoring runs: `judgments_source` (the judgments runs are scored against, a
   qrels file or a workspace under a rule, read once), `runs` (a subpackage:
   score and audit runs, files or stored, one or many at once), `verdicts`
-  (compare runs, and the holes between them and a verdict), `model_labels` (a
+  (compare runs, and the holes between them and a verdict), `sample` (a
+  sample of the holes, and the estimates from it), `model_labels` (a
   model's grades as evidence for probable verdicts), `prelabel`,
   `prelabel_asking`, `prelabel_items` and `prelabel_raters` (a model on an
   OpenAI-compatible endpoint grades items; one request, bounded; which
@@ -23,8 +24,9 @@
   reads; `live`: following a workspace other processes write to;
 - grading as a team: `assignments` (assign, progress; `settle_holes`: the
   holes ``assign --settle`` hands out; `assignment_settle`: its budget, kept
-  and topped up), `agreement`, `disagreements` (with
-  notes and filters; `raters`: which raters both compare), `adjudication`
+  and topped up; `assignment_sample`: a sample's holes, handed out),
+  `agreement`, `disagreements` (with notes and filters; `raters`: which
+  raters both compare), `adjudication`
   (who settles disagreements, their queue, the settling grade), `undo` (the
   command line's), `notes` (export), `own_review` (an annotator's own items
   and rate), `roles` (who acts in which role), `sign_in` (tokens for served

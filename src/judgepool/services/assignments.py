@@ -35,6 +35,7 @@ from judgepool.core.assignment_moves import Moved, moves
 from judgepool.core.errors import InputError
 from judgepool.display import literal, quoted
 from judgepool.formats.id_list import read_id_list
+from judgepool.services.assignment_sample import SamplePick, sample_pick
 from judgepool.services.assignment_settle import SettlePick, settle_pick
 from judgepool.services.closest import closest
 from judgepool.services.entry_checks import annotator_names, storable_path
@@ -83,6 +84,7 @@ class AssignResult:
     moved: tuple[Moved, ...] = ()
     coverage: PairCoverage | None = None
     settle: SettlePick | None = None
+    sample: SamplePick | None = None
 
 
 def describe_assignment(stored: StoredAssignment) -> str:
@@ -165,6 +167,7 @@ def assign(
     include_judged: bool = False,
     extend: bool = False,
     settle: int | None = None,
+    sample: str | Path | None = None,
 ) -> AssignResult:
     """Assign the pooled items (of the queries listed in ``queries_file``, if
     given) so that each unit, an item or a whole query (``by``), gets
@@ -180,7 +183,9 @@ def assign(
     the first holes of the stored runs in settle order that could be
     assigned, as items; extending keeps the budget of the assignment it
     extends (unless ``settle`` gives another) and tops it up, adding as many
-    holes as its items no longer open (`judgepool.services.assignment_settle`)."""
+    holes as its items no longer open (`judgepool.services.assignment_settle`).
+    ``sample``: a sample file's holes instead, every one still open
+    (`judgepool.services.assignment_sample`)."""
     if by is not None and by not in UNITS:
         raise InputError(f"assign by 'item' or 'query', not {quoted(by)}")
     if annotators is not None:
@@ -193,6 +198,9 @@ def assign(
     plan = _plan(current, annotators, overlap, by, per_annotator, extend)
     if settle is not None and plan.by == "query":
         raise InputError("--settle assigns holes one by one: it cannot be by query")
+    if sample is not None and (settle is not None or plan.by == "query"):
+        raise InputError("--sample assigns the sample's holes one by one: not with --settle "
+                         "or by query")  # fmt: skip
     items = store.pooled_items(ws)
     if not items:
         raise InputError(
@@ -207,7 +215,11 @@ def assign(
     open_items = [item for item in items if item not in why_not]
     budget = settle if settle is not None or plan.extending is None else plan.extending.settle
     pick = None
-    if budget is not None:
+    sampled = None
+    if sample is not None:
+        open_items, sampled = sample_pick(sample, items, why_not)
+        judged_left_out = sampled.passed_over.get("already judged", 0)
+    elif budget is not None:
         kept_from = plan.extending if settle is None else None
         open_items, pick = settle_pick(
             ws, budget, open_items, why_not, held_rows, judged, kept_from=kept_from
@@ -253,6 +265,7 @@ def assign(
         moved=moved,
         coverage=_coverage(names, rows, plan),
         settle=pick,
+        sample=sampled,
     )
 
 
