@@ -27,7 +27,12 @@ Nothing here imports sqlite, textual or rich; a test enforces it.
   (paired tests), `bounds` and `bound_tables` (exact bounds under unjudged
   documents), `priors` and `draws` (what a hole's grade probably is, from the
   judged documents at its rank or a model's label, and seeded joint draws of
-  every hole's grade: the probable verdicts), `verdicts` and `verdict_words`
+  every hole's grade: the probable verdicts), `hole_prior` (the runs prior:
+  which compared runs retrieved a hole and where, and its query's own
+  effect, fitted on the judged documents), `prior_draws` (the draws with the
+  runs prior's parameters drawn too, and the prior's check on the judged
+  documents), `comparison_draws` (a comparison's prior and draws, beside its
+  bounds), `verdicts` and `verdict_words`
   (the verdict per pair and its sentence), `settle` and `hole_order` (which
   holes to judge next, and in what order to read them), `settle_draws` (the
   settle order's draws, one query at a time, with what each hole's grade
