@@ -20,6 +20,7 @@ import pytest
 from click.testing import Result
 
 from judgepool.cli import figure_draw
+from judgepool.cli.verdict_render import pvalue
 from judgepool.services.demo import build_demo_workspace
 from tests.cli.conftest import ranked, write_qrels, write_run
 
@@ -310,3 +311,106 @@ def test_only_drawing_loads_matplotlib() -> None:
     done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "False"
+
+
+class PairRows(HTMLParser):
+    """Each table row of a section, by section id: each cell's exact value
+    (``data-value``) where it has one, else its text."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.section: str | None = None
+        self.rows: dict[str, list[list[str]]] = {}
+        self.cell: list[str] | None = None
+        self.value: str | None = None
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        found = dict(attrs)
+        if tag == "section" and found.get("id"):
+            self.section = found["id"]
+        elif tag == "tr" and self.section is not None:
+            self.rows.setdefault(self.section, []).append([])
+        elif tag == "td":
+            self.cell = []
+            self.value = found.get("data-value")
+
+    def handle_data(self, data: str) -> None:
+        if self.cell is not None:
+            self.cell.append(data)
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "td" and self.cell is not None and self.section is not None:
+            self.rows[self.section][-1].append(self.value or "".join(self.cell))
+            self.cell = None
+
+
+def many_runs(tmp_path: Path, count: int) -> list[Any]:
+    """``count`` runs over five queries, each with a hole or two of its own."""
+    judgments = {f"q{q}": {f"d{i}": (i + q) % 4 for i in range(8)} for q in range(5)}
+    qrels = write_qrels(tmp_path / "qrels", judgments)
+    runs = []
+    for r in range(count):
+        rows = []
+        for q in range(5):
+            docs = [f"d{(r * 3 + q + i) % 8}" for i in range(6)]
+            docs.insert((r + q) % 5, f"u{r % 7}")  # a hole, shared by some runs
+            rows += ranked(f"q{q}", docs)
+        runs.append(write_run(tmp_path / f"run{r:02d}.trec", rows))
+    return [*runs, "--qrels", qrels, "--unjudged", "zero", "-k", "5"]
+
+
+def test_many_runs_keep_the_baseline_and_add_every_pair(
+    cli: Callable[..., Result], tmp_path: Path, drawn: list[tuple[Any, Any]]
+) -> None:
+    # 22 runs: 21 pairs with the baseline (the figures' layouts for many), 231 in all
+    args = many_runs(tmp_path, 22)
+    page = report(cli, tmp_path / "report.html", *args, "--all-pairs")
+    found = cells(page)
+    assert found.ids == ["contract", "scores", "comparison", "all-pairs",
+                         "per-query-differences", "forest", "judged-share"]  # fmt: skip
+    rows = PairRows()
+    rows.feed(page)
+
+    def compared(*extra: Any) -> list[dict[str, Any]]:
+        result = cli("compare", *args, *extra, "--format", "json")
+        assert result.exit_code == 0, result.output
+        pairs: list[dict[str, Any]] = json.loads(result.stdout)["pairs"]
+        return pairs
+
+    def shown(pairs: list[dict[str, Any]]) -> list[list[Any]]:
+        return [[Path(p["a"]).stem, Path(p["b"]).stem, f"{p['wins']}/{p['ties']}/{p['losses']}",
+                 p["verdict"]] for p in pairs]  # fmt: skip
+
+    def tabled(section: str) -> list[list[Any]]:
+        return [[row[0], row[1], row[3], row[10]] for row in rows.rows[section] if row]
+
+    def diffs(section: str) -> list[float]:
+        return [float(row[2]) for row in rows.rows[section] if row]
+
+    # the comparison with the baseline is the one without --all-pairs
+    with_baseline = compared("--baseline", str(args[0]))
+    assert len(with_baseline) == 21
+    assert tabled("comparison") == shown(with_baseline)
+    assert diffs("comparison") == [p["mean_diff"] for p in with_baseline]
+    # and every pair is compare's every pair, its p-values adjusted over all 231
+    every = compared()
+    assert len(every) == 231
+    assert tabled("all-pairs") == shown(every)
+    assert diffs("all-pairs") == [p["mean_diff"] for p in every]
+    adjusted = [row[5] for row in rows.rows["all-pairs"] if row]
+    assert adjusted == [
+        f"{pvalue(p['randomization_p'])} ({pvalue(p['randomization_p_adjusted'])})" for p in every
+    ]
+    assert "231 pairs" in page
+
+    # the figures stay with the baseline, laid out for many runs
+    figures = {type(data).__name__: figure for data, figure in drawn}
+    panels = [axes for axes in figures["PerQueryDifferences"].axes if axes.axison]
+    assert len(panels) == 21  # small multiples, four to a row, named by run
+    assert [axes.get_title(loc="left") for axes in panels] == [f"run{r:02d}" for r in range(1, 22)]
+    assert figures["PerQueryDifferences"].get_suptitle() == "each run − run00"
+    forest_axes = figures["Forest"].axes[0]
+    assert forest_axes.get_yticklabels()[0].get_text() == "run01 − run00"
+    assert forest_axes.xaxis.get_tick_params(which="major")["labeltop"]
+    legend = figures["JudgedShare"].axes[0].get_legend()
+    assert [t.get_text() for t in legend.get_texts()] == ["run00 (baseline)", "the other 21 runs"]

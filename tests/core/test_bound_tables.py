@@ -194,3 +194,50 @@ def test_forty_holes_over_four_grades_equal_the_enumeration() -> None:
         want_low, want_high = bounds.ratio_range(problem, levels, contract.k)
         assert want_low is not None and want_high is not None
         assert abs(low[row] - want_low) <= 1e-12 and abs(high[row] - want_high) <= 1e-12
+
+
+@pytest.mark.parametrize("seed", range(100))
+def test_every_run_and_blocks_of_pairs_at_once_equal_one_at_a_time(seed: int) -> None:
+    # the stacked problems `verdicts._bounds` solves in one call: each row the
+    # same bits as `run` and `pair` give, and so the same answers
+    rng = random.Random(1000 + seed)
+    tops, queries, judgments, contract = random_case(rng)
+    table = HoleTable.build(tops, queries, judgments, contract, GainLevels.of(contract).gains)
+    constants = table.run_constants()
+    runs = len(tops)
+    stacked = table.every_run(constants)
+    low, high = solve(stacked, contract)
+    for r in range(runs):
+        alone = table.run(r)
+        rows = slice(r * len(queries), (r + 1) * len(queries))
+        for name in ("constants", "coefficients", "holes", "judged", "zero_values"):
+            assert_same_bits(getattr(stacked, name)[rows], getattr(alone, name))
+        want_low, want_high = solve(alone, contract)
+        assert_same_bits(low[rows], want_low)
+        assert_same_bits(high[rows], want_high)
+    pairs = list(itertools.permutations(range(runs), 2))
+    if not pairs:
+        return
+    a = np.array([p[0] for p in pairs], dtype=np.int64)
+    b = np.array([p[1] for p in pairs], dtype=np.int64)
+    alone = [table.pair(first, second) for first, second in pairs]
+    answers = [solve(arrays, contract) for arrays in alone]
+    for q in range(len(queries)):
+        # each query's rows as wide as its own holes: the same numbers, the
+        # columns past them (zeros in the table's rows) left out
+        stacked = table.pairs_at(q, a, b, constants)
+        width = int(table.union[q])
+        assert stacked.coefficients.shape == (len(pairs), width)
+        low, high = solve(stacked, contract)
+        for p, arrays in enumerate(alone):
+            assert_same_bits(stacked.constants[p : p + 1], arrays.constants[q : q + 1])
+            assert_same_bits(stacked.coefficients[p], arrays.coefficients[q, :width])
+            assert not arrays.coefficients[q, width:].any()
+            assert stacked.holes[p] == arrays.holes[q]
+            assert stacked.judged[p].tolist() == arrays.judged[q].tolist()
+            assert_same_bits(stacked.zero_values[p : p + 1], arrays.zero_values[q : q + 1])
+            assert_same_bits(low[p : p + 1], answers[p][0][q : q + 1])
+            assert_same_bits(high[p : p + 1], answers[p][1][q : q + 1])
+    own = table.own_holes_of(a, b)
+    for p, (first, second) in enumerate(pairs):
+        assert own[p] == table.own_holes(first, second).sum()

@@ -13,9 +13,10 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pytest
 
+from judgepool.core import draws as draws_module
 from judgepool.core.bounds import TopK
 from judgepool.core.contract import Contract, Scale
-from judgepool.core.draws import draw_means, draw_problem
+from judgepool.core.draws import DrawnMeans, DrawProblem, draw_means, draw_problem
 from judgepool.core.errors import ContractError
 from judgepool.core.metrics import dcg, ideal_dcg, normalise
 from judgepool.core.priors import (
@@ -252,3 +253,95 @@ def test_an_empty_population_gives_no_means() -> None:
     tops, judgments, contract = reference_case()
     problem = draw_problem(tops, [], judgments, contract, Prior(rank_prior(tops, [], contract)))
     assert np.isnan(draw_means(problem, 3, 0).means).all()
+
+
+def every_hole_means(problem: DrawProblem, draws: int, seed: int) -> np.ndarray:
+    """`draw_means` as it was before it skipped the queries where a run has no
+    hole: every run's sum over every hole of each query (others' at discount
+    0), all draws in one chunk. The bits `draw_means` must keep."""
+    runs = problem.fixed.size
+    uniforms = np.random.default_rng(seed).random((draws, problem.holes))
+    index = np.zeros((draws, problem.holes), dtype=np.int64)
+    for g in range(problem.cumulative.shape[1] - 1):
+        index += uniforms >= problem.cumulative[None, :, g]
+    gains = problem.grade_gains[index]
+    steps = problem.levels.steps()
+    k = problem.prefix.size - 1
+    idcg = np.zeros((draws, problem.starts.size), dtype=np.float64)
+    for j, level in enumerate(problem.levels.gains):
+        drawn = np.add.reduceat((gains >= level).astype(np.int64), problem.starts, axis=1)
+        idcg += steps[j] * problem.prefix[np.minimum(k, problem.judged[None, :, j] + drawn)]
+    positive = idcg > 0
+    safe = np.where(positive, idcg, 1.0)
+    means = np.empty((draws, runs), dtype=np.float64)
+    for r in range(runs):
+        added = np.add.reduceat(gains * problem.coefficients[r], problem.starts, axis=1)
+        ndcg = np.where(positive, (problem.constants[r] + added) / safe, problem.zero_value)
+        means[:, r] = (problem.fixed[r] + ndcg.sum(axis=1)) / problem.queries
+    return means
+
+
+Lists = list[dict[str, list[tuple[str, int | None]]]]
+
+
+def many_runs_case(
+    rng: random.Random,
+) -> tuple[Lists, list[str], dict[str, dict[str, int]], Contract]:
+    """Many runs over a few wide queries: each run's holes in some queries and
+    not others, a query's holes from 1 to past 128 (numpy adds more than 8
+    terms, and more than 128, in blocks)."""
+    contract = Contract(
+        k=rng.choice([3, 10, 40]),
+        scale=rng.choice([Scale(0, 3), Scale(0, 1), Scale(-1, 2)]),
+        gain=rng.choice(["linear", "exponential"]),
+        unjudged="zero",
+        zero_idcg=rng.choice(["zero", "one"]),
+    )
+    grades = list(contract.scale.grades)
+    queries = [f"q{i}" for i in range(rng.randint(1, 6))]
+    judgments: dict[str, dict[str, int]] = {}
+    pools: dict[str, list[str]] = {}
+    for query_id in queries:
+        pools[query_id] = [f"{query_id}d{i}" for i in range(rng.choice([4, 30, 300]))]
+        judgments[query_id] = {d: rng.choice(grades) for d in pools[query_id] if rng.random() < 0.2}
+    tops: Lists = []
+    for _ in range(rng.randint(2, 14)):
+        top: dict[str, list[tuple[str, int | None]]] = {}
+        for query_id in queries:
+            if rng.random() < 0.4:  # only judged documents here: no hole of this run
+                docs = list(judgments[query_id])[: contract.k]
+            else:
+                docs = rng.sample(pools[query_id], min(contract.k, len(pools[query_id])))
+            top[query_id] = [(d, judgments[query_id].get(d)) for d in docs]
+        tops.append(top)
+    return tops, queries, judgments, contract
+
+
+@pytest.mark.parametrize("case", range(40))
+def test_the_draws_equal_the_sum_over_every_hole_bit_for_bit(case: int) -> None:
+    rng = random.Random(500 + case)
+    tops, queries, judgments, contract = many_runs_case(rng)
+    problem = draw_problem(
+        tops, queries, judgments, contract, Prior(rank_prior(tops, queries, contract))
+    )
+    draws = rng.choice([1, 13, 200])
+    want = every_hole_means(problem, draws, case)
+    for chunk in (1, 997, 10**7):
+        got = draw_means(problem, draws, case, chunk_cells=chunk).means
+        assert np.array_equal(got, want, equal_nan=True)
+        assert np.array_equal(np.signbit(got), np.signbit(want))
+
+
+@pytest.mark.parametrize("cells", [1, 50, 4_000_000])
+def test_every_pairs_draws_at_once_equal_one_pair_at_a_time(
+    cells: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(draws_module, "_PAIR_CELLS", cells)  # blocks of one pair, a few, all
+    rng = np.random.default_rng(cells)
+    means = rng.normal(0.5, 0.05, size=(40, 6))
+    means[:, 5] = means[:, 4]  # a pair tied in every draw
+    means[::3, 3] = means[::3, 2]  # and one tied in some
+    drawn = DrawnMeans(means)
+    pairs = [(a, b) for a in range(6) for b in range(6) if a != b]
+    together = drawn.pairs([a for a, _ in pairs], [b for _, b in pairs])
+    assert together == [drawn.pair(a, b) for a, b in pairs]

@@ -221,3 +221,32 @@ def test_bounds_computed_a_few_queries_at_a_time_are_the_same(
     piecewise = compare(inputs, judgments, contract, pairs, permutations=200, bootstrap=100)
     assert piecewise == whole
     assert any(pair.holes for pair in whole.pairs)
+
+
+def test_pairs_solved_one_at_a_time_or_in_blocks_are_the_same(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import random
+
+    from judgepool.core import verdicts
+
+    rng = random.Random(12)
+    contract = Contract(k=5, unjudged="zero")
+    judgments: Judged = {}
+    lines: list[list[RunEntry]] = [[] for _ in range(6)]
+    for q in range(15):
+        query = f"q{q}"
+        docs = [f"d{i}" for i in range(12)]
+        judgments[query] = {d: rng.randint(0, 3) for d in rng.sample(docs, rng.randint(1, 6))}
+        for run in lines:
+            run.extend(ranked(query, rng.sample(docs, rng.randint(1, 8))))
+    inputs = [run_input(f"r{i}", run, judgments, contract) for i, run in enumerate(lines)]
+    pairs = [(a, b) for a in range(6) for b in range(a + 1, 6)]
+    whole = compare(inputs, judgments, contract, pairs, permutations=200, bootstrap=100)
+    monkeypatch.setattr(verdicts, "_SOLVE_CELLS", 1)  # one pair per solver call
+    one_by_one = compare(inputs, judgments, contract, pairs, permutations=200, bootstrap=100)
+    assert one_by_one == whole
+    monkeypatch.setattr(verdicts, "_TABLE_CELLS", 1)  # and one query per table
+    piecewise = compare(inputs, judgments, contract, pairs, permutations=200, bootstrap=100)
+    assert piecewise == whole
+    assert sum(pair.holes for pair in whole.pairs) > 0

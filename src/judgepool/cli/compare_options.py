@@ -154,12 +154,14 @@ def comparing(
     check_sources: Callable[[Sequence[RunSource]], None] | None = None,
     *,
     first_is_baseline: bool = False,
+    all_pairs: bool = False,
 ) -> Iterator[Comparison]:
     """The comparison the request and options ask for; a workspace they name
     stays open until the block ends. ``check_sources`` sees the runs' sources
     before any is read (to refuse a bad option on them early).
     ``first_is_baseline``: without ``--baseline``, the first run is the
-    baseline (rather than every pair compared)."""
+    baseline (rather than every pair compared); ``all_pairs``: with a
+    baseline, every pair compared as well (`ComparedRuns.every_pair`)."""
     model_name = prior_model(options.prior)
     if options.labels_file is not None and model_name is None:
         raise click.UsageError("--labels goes with --prior model:NAME (the model's grades)")
@@ -209,5 +211,6 @@ def comparing(
             model=model,
             engine=options.engine,
             on_progress=inputs.progress.update,
+            all_pairs=all_pairs,
         )
         yield Comparison(compared, sources, inputs, trust)

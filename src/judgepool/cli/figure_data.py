@@ -74,6 +74,8 @@ class RunShare:
 class JudgedShare:
     k: int
     runs: tuple[RunShare, ...]
+    # the run every pair is compared with, if one is (drawn apart among many)
+    baseline: str | None = None
 
 
 @dataclass(frozen=True)
@@ -147,7 +149,9 @@ def judged_share(compared: ComparedRuns) -> JudgedShare:
             if q in top
         }
         runs.append(RunShare(run.run, tuple(judged_share_by_rank(rankings, judged, k))))
-    return JudgedShare(k, tuple(runs))
+    baselines = {pair.b for pair in report.pairs}
+    baseline = next(iter(baselines)) if len(baselines) == 1 else None
+    return JudgedShare(k, tuple(runs), baseline)
 
 
 def agreement_matrix(found: Agreement | None, reason: str | None = None) -> AgreementMatrix:

@@ -70,6 +70,12 @@ NO_VERDICT: Final = "#000000"
 BOUNDS_OFFSET: Final = 0.25  # of a row's height
 BAR: Final = "#4c72b0"
 OPEN_BAR: Final = "#e08214"
+# past these, a figure of many runs changes its layout to stay readable:
+# panels of per-query differences in one column, forest rows at full height,
+# judged-share lines each in a colour of its own with its own legend entry
+MANY_PANELS: Final = 6
+MANY_ROWS: Final = 20
+MANY_LINES: Final = 10
 
 
 @contextmanager
@@ -114,17 +120,42 @@ def _nothing(figure: Figure, axes: Any, text: str) -> Figure:
     return figure
 
 
+def _grid(count: int) -> tuple[int, float]:
+    """Columns of panels and each panel's height (inches) for ``count`` pairs:
+    one tall panel a pair for a few, small multiples sharing their y axis for
+    many (sixty-two panels one above the other made a figure three metres
+    tall)."""
+    if count <= MANY_PANELS:
+        return 1, 1.9
+    return (2, 1.4) if count <= 2 * MANY_PANELS else (4, 1.1)
+
+
 def _per_query(data: PerQueryDifferences, name: Any) -> Figure:
     count = max(len(data.pairs), 1)
-    height = 0.6 + 1.9 * count
+    columns, panel = _grid(count)
+    rows = math.ceil(count / columns)
+    height = 0.6 + panel * rows
     # margins fixed in inches rather than a layout engine: the panels' labels
     # are short and known, and each file saved then costs one draw, not two
-    figure, panels = _new(height, count, constrained=False)
-    figure.subplots_adjust(left=0.8 / WIDTH, right=1 - 0.1 / WIDTH, top=1 - 0.3 / height,
-                           bottom=0.4 / height, hspace=0.45)  # fmt: skip
+    # in small multiples against one baseline, each panel is named by its run
+    # alone and the figure says, above them, what is subtracted
+    short = columns > 1 and len({pair.b for pair in data.pairs}) == 1
+    height += 0.25 if short else 0.0
+    figure = Figure(figsize=(WIDTH, height))
+    FigureCanvasAgg(figure)
+    grid = figure.subplots(rows, columns, squeeze=False, sharey=columns > 1)
+    panels = list(grid.ravel())
+    figure.subplots_adjust(left=0.8 / WIDTH, right=1 - 0.1 / WIDTH,
+                           top=1 - (0.55 if short else 0.3) / height, bottom=0.4 / height,
+                           hspace=0.45, wspace=0.12)  # fmt: skip
     if not data.pairs:
         return _nothing(figure, panels[0], "no pair compared")
-    for p, (pair, axes) in enumerate(zip(data.pairs, panels, strict=True)):
+    for unused in panels[count:]:
+        unused.set_axis_off()
+    if short:
+        figure.suptitle(f"each run − {name(data.pairs[0].b)}", x=0.8 / WIDTH, ha="left",
+                        y=1 - 0.08 / height, va="top")  # fmt: skip
+    for p, (pair, axes) in enumerate(zip(data.pairs, panels[:count], strict=True)):
         xs = list(range(len(pair.queries)))
         bars = axes.bar(
             xs,
@@ -139,15 +170,16 @@ def _per_query(data: PerQueryDifferences, name: Any) -> Figure:
                 bar.set_edgecolor("white")
                 bar.set_linewidth(0)
         axes.axhline(0, color="black", linewidth=0.6)
-        axes.set_title(f"{name(pair.a)} − {name(pair.b)}", loc="left")
-        axes.set_ylabel(f"ΔnDCG@{data.k}")
+        axes.set_title(name(pair.a) if short else f"{name(pair.a)} − {name(pair.b)}", loc="left")
+        if p % columns == 0:
+            axes.set_ylabel(f"ΔnDCG@{data.k}")
         axes.set_xlim(-0.6, max(len(xs), 1) - 0.4)
         # no query ID under each bar: hundreds of rotated labels cost seconds
         # to lay out and cannot be read at a paper's size; they are in the
         # table under the figure, in this order
         axes.set_xticks([])
-    panels[-1].set_xlabel("queries, by difference")
-    panels[-1].legend(
+    panels[count - 1].set_xlabel("queries, by difference")
+    panels[count - 1].legend(
         handles=[
             Patch(facecolor=BAR, label="the holes cannot reverse it"),
             Patch(facecolor=OPEN_BAR, hatch="////", edgecolor="white", label="could flip"),
@@ -161,7 +193,10 @@ def _per_query(data: PerQueryDifferences, name: Any) -> Figure:
 
 def _forest(data: Forest, name: Any) -> Figure:
     count = max(len(data.rows), 1)
-    figure, (axes,) = _new(0.9 + 0.32 * count)
+    many = count > MANY_ROWS
+    # many pairs: rows closer together, and the scale above as well as below,
+    # so that a tall figure reads without scrolling to its foot
+    figure, (axes,) = _new(0.9 + (0.22 if many else 0.32) * count)
     if not data.rows:
         return _nothing(figure, axes, "no pair compared")
     ticks, labels = [], []
@@ -184,8 +219,20 @@ def _forest(data: Forest, name: Any) -> Figure:
     axes.set_yticks(ticks, labels)
     axes.set_ylim(-0.7, len(data.rows) - 0.3)
     axes.set_xlabel(f"mean difference of nDCG@{data.k} (A − B)")
+    if many:
+        axes.tick_params(axis="x", top=True, labeltop=True)
+        axes.grid(axis="x", color="#dddddd", linewidth=0.5)
     used = sorted({row.verdict for row in data.rows if row.verdict is not None})
-    if used:
+    if used and many:
+        # above the scale drawn on top: the layout makes room for it there
+        figure.legend(
+            handles=[Patch(facecolor=VERDICT_COLOURS[v], label=v) for v in used],
+            loc="outside upper right",
+            ncol=len(used),
+            fontsize=6,
+            frameon=False,
+        )
+    elif used:
         axes.legend(
             handles=[Patch(facecolor=VERDICT_COLOURS[v], label=v) for v in used],
             # above the axes: inside, it would cover the intervals
@@ -201,10 +248,23 @@ def _forest(data: Forest, name: Any) -> Figure:
 def _judged_share(data: JudgedShare, name: Any) -> Figure:
     figure, (axes,) = _new(2.6)
     ranks = list(range(1, data.k + 1))
+    # many runs: one colour and one legend entry each cannot be told apart,
+    # so the baseline is drawn in colour and the others as thin grey lines
+    many = len(data.runs) > MANY_LINES
+    others = 0
+    rest = f"the {'other ' if data.baseline else ''}{len(data.runs) - bool(data.baseline):,} runs"
     for i, run in enumerate(data.runs):
         values = [math.nan if share is None else share for share in run.shares]
-        axes.plot(ranks, values, marker="o", markersize=3, linewidth=1.2,
-                  label=name(run.run), gid=f"share-{i}")  # fmt: skip
+        if not many:
+            axes.plot(ranks, values, marker="o", markersize=3, linewidth=1.2,
+                      label=name(run.run), gid=f"share-{i}")  # fmt: skip
+        elif run.run == data.baseline:
+            axes.plot(ranks, values, marker="o", markersize=3, linewidth=1.8, color=BAR,
+                      label=f"{name(run.run)} (baseline)", gid=f"share-{i}", zorder=3)  # fmt: skip
+        else:
+            others += 1
+            axes.plot(ranks, values, linewidth=0.7, color="#999999", alpha=0.6, gid=f"share-{i}",
+                      label=rest if others == 1 else "_")  # fmt: skip
     axes.set_ylim(0, 1.05)
     axes.set_xlim(0.5, data.k + 0.5)
     axes.set_xlabel("rank")

@@ -65,12 +65,19 @@ if TYPE_CHECKING:
     "repeat for each run to name. [default: the file name without its extension; a stored "
     "run's name]",
 )  # fmt: skip
+@click.option(
+    "--all-pairs", is_flag=True, default=False,
+    help="Also compare every pair of runs, in a table of its own after the comparison with "
+    "the baseline (its p-values adjusted over all the pairs); the figures and the other "
+    "tables stay with the baseline.",
+)  # fmt: skip
 def report(
     request: RunsRequest,
     options: CompareOptions,
     output: str,
     figures_dir: str | None,
     labels: tuple[str, ...],
+    all_pairs: bool,
 ) -> None:
     """Write one self-contained HTML report of RUN files (or, with --workspace,
     stored runs by name; every stored run when none is named) compared under
@@ -85,6 +92,7 @@ def report(
     Examples:
       judgepool report bm25.trec splade.trec --qrels qrels.txt -o report.html
       judgepool report --workspace team.sqlite -o report.html --figures figures/
+      judgepool report bm25.trec run*.trec --qrels qrels.txt -o report.html --all-pairs
     """
     named: dict[str, str] = {}
     inputs_files: list[str] = []
@@ -97,7 +105,9 @@ def report(
     _check_output(output)
     if figures_dir is not None:
         _check_figures_folder(figures_dir)
-    with comparing(request, options, check, first_is_baseline=True) as comparison:
+    with comparing(
+        request, options, check, first_is_baseline=True, all_pairs=all_pairs
+    ) as comparison:
         compared = comparison.compared
         inputs = comparison.inputs
         progress = inputs.progress

@@ -14,6 +14,7 @@ also in a table under it, each cell's exact value in its ``data-value``.
 from __future__ import annotations
 
 import html
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
@@ -32,6 +33,7 @@ from judgepool.cli.render import fmt
 from judgepool.cli.verdict_render import draws_lines, interval, population_lines, pvalue, share
 from judgepool.core.measures import NDCG
 from judgepool.core.verdict_words import sentence_of
+from judgepool.core.verdicts import ComparisonReport, PairStats
 from judgepool.display import literal, shown_id
 from judgepool.services.verdicts import ComparedRuns
 
@@ -62,6 +64,8 @@ details { margin-top: 0.5em; } summary { cursor: pointer; color: #555; }
 .verdict-could-flip { color: #b35806; } .verdict-tied { color: #777; }
 .note { color: #555; font-size: 0.9em; }
 """
+# the order verdicts are counted in, under All pairs
+VERDICTS: Final = ("settled", "probable", "could flip", "tied")
 
 
 def text(value: str) -> str:
@@ -203,25 +207,33 @@ def _verdict_class(verdict: str | None) -> str:
     return "" if verdict is None else f' class="text verdict-{verdict.replace(" ", "-")}"'
 
 
+def _pair_row(page: ReportPage, p: PairStats) -> str:
+    return (
+        f"<tr>{_cell(_label(page, p.a))}{_cell(_label(page, p.b))}{_number(p.mean_diff)}"
+        f"<td>{p.wins}/{p.ties}/{p.losses}</td>"
+        f"<td>{pvalue(p.t_p)} ({pvalue(p.t_p_adjusted)})</td>"
+        f"<td>{pvalue(p.randomization_p)} ({pvalue(p.randomization_p_adjusted)})</td>"
+        f"<td>{interval(p.bootstrap_ci)}</td>{_number(p.effect_size, 3)}"
+        f"<td>{interval(p.diff_bounds)}</td><td>{share(p.p_a_ahead)}</td>"
+        f"<td{_verdict_class(p.verdict)}>{text(p.verdict or '-')}</td><td>{p.holes:,}</td></tr>"
+    )
+
+
+_PAIR_HEAD: Final = _head("A", "B", "diff", "W/T/L", "t p (adj)", "rand p (adj)",
+                          "bootstrap 95% CI", "effect", "diff bounds", "P(A ahead)", "verdict",
+                          "holes")  # fmt: skip
+
+
 def _comparison(page: ReportPage) -> str:
     report = page.compared.report
     rows = []
     words = []
     for p in report.pairs:
         a, b = _label(page, p.a), _label(page, p.b)
-        rows.append(
-            f"<tr>{_cell(a)}{_cell(b)}{_number(p.mean_diff)}"
-            f"<td>{p.wins}/{p.ties}/{p.losses}</td>"
-            f"<td>{pvalue(p.t_p)} ({pvalue(p.t_p_adjusted)})</td>"
-            f"<td>{pvalue(p.randomization_p)} ({pvalue(p.randomization_p_adjusted)})</td>"
-            f"<td>{interval(p.bootstrap_ci)}</td>{_number(p.effect_size, 3)}"
-            f"<td>{interval(p.diff_bounds)}</td><td>{share(p.p_a_ahead)}</td>"
-            f"<td{_verdict_class(p.verdict)}>{text(p.verdict or '-')}</td><td>{p.holes:,}</td></tr>"
-        )
+        rows.append(_pair_row(page, p))
         sentence = sentence_of(p, literal(a), literal(b), models=page.compared.models).text
         words.append(f"<li>{html.escape(sentence, quote=True)}</li>")
-    head = _head("A", "B", "diff", "W/T/L", "t p (adj)", "rand p (adj)", "bootstrap 95% CI",
-                 "effect", "diff bounds", "P(A ahead)", "verdict", "holes")  # fmt: skip
+    head = _PAIR_HEAD
     return f"""<section id="comparison">
 <h2>Comparison</h2>
 <div class="wide"><table>{head}<tbody>{"".join(rows)}</tbody></table></div>
@@ -236,6 +248,22 @@ is judged. Verdict: settled (the sign cannot change), tied, probable (P(A ahead)
 {report.confidence:g} or at most {1 - report.confidence:g}), could flip. Significant when the
 adjusted randomisation p is below 0.05 and the bootstrap interval lies on the difference's
 side of 0.</p>
+</section>"""
+
+
+def _all_pairs(page: ReportPage, every: ComparisonReport) -> str:
+    """Every pair of runs (``--all-pairs``): the comparison's table, one row a
+    pair, without the sentences (with sixty runs, 1,953 of them)."""
+    rows = "".join(_pair_row(page, p) for p in every.pairs)
+    counts = Counter(p.verdict for p in every.pairs if p.verdict is not None)
+    verdicts = ", ".join(f"{counts[v]:,} {v}" for v in VERDICTS if counts[v])
+    return f"""<section id="all-pairs">
+<h2>All pairs</h2>
+<p class="note">Every pair of the {len(every.runs)} runs, A before B in the order given
+({len(every.pairs):,} pairs{f": {text(verdicts)}" if verdicts else ""}), computed as the
+comparison with the baseline is, but its p-values adjusted by {text(every.correction)} over all
+{len(every.pairs):,} pairs (so they differ from the baseline's, adjusted over its own).</p>
+<div class="wide"><table>{_PAIR_HEAD}<tbody>{rows}</tbody></table></div>
 </section>"""
 
 
@@ -358,6 +386,8 @@ def render_report(page: ReportPage) -> str:
     report = page.compared.report
     names = ", ".join(_label(page, run.run) for run in report.runs)
     sections = [_contract(page), _scores(page), _comparison(page)]
+    if page.compared.every_pair is not None:
+        sections.append(_all_pairs(page, page.compared.every_pair))
     sections += [_figure(page, drawn) for drawn in page.figures]
     k = report.contract.k
     return f"""<!DOCTYPE html>

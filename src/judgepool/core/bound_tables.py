@@ -169,6 +169,64 @@ class HoleTable:
         counts: I64 = (self.present[:, a, :] | self.present[:, b, :]).sum(axis=1).astype(np.int64)
         return counts
 
+    # Many runs at once. `run` and `pair` build one problem set per call: with
+    # 63 runs that is 2,016 calls, each a few dozen small array operations and
+    # a solver call of 54 rows, where Python's overhead was most of the time.
+    # The methods below give the same rows for every run, or for a block of
+    # pairs, stacked (row = run or pair × queries + query), each number the
+    # same floating-point operations as `run` and `pair` make (the tests hold
+    # them to those bit for bit).
+
+    def run_constants(self) -> F64:
+        """``[r, q]``: the constant of `run` (r)'s problem q: each run's judged
+        terms added in rank order, as `run` adds them."""
+        count, runs, k = self.terms.shape
+        constants = np.zeros((runs, count), dtype=np.float64)
+        for i in range(k):
+            step = constants + self.terms[:, :, i].T
+            constants = np.where(self.judged_at[:, :, i].T, step, constants)
+        return constants
+
+    def every_run(self, constants: F64) -> BoundsArrays:
+        """`run` (r) for every r, stacked run by run; ``constants`` from
+        `run_constants`."""
+        count, runs, _ = self.terms.shape
+        return BoundsArrays(
+            constants.reshape(runs * count),
+            self.coefficient.transpose(1, 0, 2).reshape(runs * count, -1),
+            np.tile(self.union, runs),
+            np.tile(self.judged, (runs, 1)),
+            np.full(runs * count, self.policy),
+        )
+
+    def pairs_at(self, q: int, a: I64, b: I64, constants: F64) -> BoundsArrays:
+        """Query q's row of `pair` (a[p], b[p]) for every p, stacked pair by
+        pair; ``constants`` from `run_constants`. A's terms come first, as
+        `pair` adds them (its sum over A alone is A's run constant: 1.0 · x is
+        x), then B's negated. Only the query's own holes are columns: the
+        solver's answer for a row does not depend on how far it is padded, and
+        its work grows with the width (the widest query's, in `pair`)."""
+        pairs, k = a.size, self.terms.shape[2]
+        summed = constants[a, q]
+        for i in range(k):
+            step = summed + -self.terms[q, b, i]
+            summed = np.where(self.judged_at[q, b, i], step, summed)
+        width = int(self.union[q])
+        zero = 0.0 if not math.isnan(self.policy) else math.nan
+        return BoundsArrays(
+            summed,
+            self.coefficient[q, a, :width] - self.coefficient[q, b, :width],
+            np.full(pairs, self.union[q], dtype=np.int64),
+            np.tile(self.judged[q], (pairs, 1)),
+            np.full(pairs, zero),
+        )
+
+    def own_holes_of(self, a: I64, b: I64) -> I64:
+        """`own_holes` (a[p], b[p]) summed over the queries, for every p."""
+        either = self.present[:, a, :] | self.present[:, b, :]
+        counts: I64 = either.sum(axis=(0, 2)).astype(np.int64)
+        return counts
+
 
 def _judged_counts(
     queries: Sequence[str],

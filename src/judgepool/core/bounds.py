@@ -202,16 +202,16 @@ def _highest_of_distinct(
     Queries repeat one another: with one judged document per query, 7,000
     queries of a run hold a few hundred distinct problems (where the judged
     document sits, its grade, how many holes). A problem is its constant, its
-    coefficients in the order `_highest` sorts them, its holes, judged counts
-    and zero value; rows equal in every bit of these get the same answer (each
-    row's computation reads only its own row), so one representative is
-    solved for each. Rows are grouped by a hash of their bits and then
+    coefficients largest first (as `_highest` takes them: sorted once, here),
+    its holes, judged counts and zero value; rows equal in every bit of these
+    get the same answer (each row's computation reads only its own row), so
+    one representative is solved for each. Rows are grouped by a hash of their bits and then
     compared bit for bit: a row unlike its group's representative (a hash
     collision) is solved on its own."""
     count = constants.size
-    if count < 2:
-        return _highest(constants, coefficients, holes, judged, zero_values, levels, k)
     ordered = -np.sort(-coefficients, axis=1)
+    if count < 2:
+        return _highest(constants, ordered, holes, judged, zero_values, levels, k)
     key = np.column_stack(
         (constants, ordered, zero_values, holes.astype(np.float64), judged.astype(np.float64))
     ).view(np.uint64)
@@ -220,7 +220,7 @@ def _highest_of_distinct(
     unlike = (key != key[first[group]]).any(axis=1)
     solve = np.concatenate((first, np.flatnonzero(unlike)))
     solved = _highest(
-        constants[solve], coefficients[solve], holes[solve], judged[solve], zero_values[solve],
+        constants[solve], ordered[solve], holes[solve], judged[solve], zero_values[solve],
         levels, k,
     )  # fmt: skip
     result: F64 = solved[group]
@@ -230,7 +230,7 @@ def _highest_of_distinct(
 
 def _highest(
     constants: F64,
-    coefficients: F64,
+    ordered: F64,
     holes: I64,
     judged: I64,
     zero_values: F64,
@@ -238,15 +238,16 @@ def _highest(
     k: int,
 ) -> F64:
     """The highest value of every problem (Dinkelbach's method, see the module
-    docstring). ``coefficients``: one row per problem, padded with -inf."""
-    count, width = coefficients.shape[0], coefficients.shape[1] + 1
+    docstring). ``ordered``: one row per problem, its coefficients largest
+    first and padded with -inf (sorted once by the caller, which compares
+    the sorted rows too)."""
+    count, width = ordered.shape[0], ordered.shape[1] + 1
     steps = levels.steps()
     m = steps.size
     if m == 0:
         return zero_values.copy()  # no grade has a positive gain: every IDCG is 0
     # S[q, x]: the sum of problem q's x largest coefficients (padding sorts last)
-    ordered = -np.sort(-coefficients, axis=1)
-    ordered[~np.isfinite(ordered)] = 0.0
+    ordered = np.where(np.isfinite(ordered), ordered, 0.0)
     sums = np.zeros((count, width), dtype=np.float64)
     np.cumsum(ordered, axis=1, out=sums[:, 1:])
     discounts = np.concatenate(([0.0], np.cumsum(1.0 / np.log2(np.arange(2, k + 2)))))

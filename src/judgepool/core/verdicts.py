@@ -23,7 +23,8 @@ whatever grades any unjudged document of the comparison gets. A pair's
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
 import numpy as np
@@ -31,16 +32,11 @@ import numpy.typing as npt
 
 from judgepool.core.bound_tables import BoundsArrays, HoleTable
 from judgepool.core.bounds import GainLevels, TopK, bound_arrays
+from judgepool.core.comparison_draws import comparison_draws
 from judgepool.core.contract import Contract
-from judgepool.core.draws import (
-    DEFAULT_DRAWS,
-    DrawnMeans,
-    default_draws,
-    draw_means,
-    draw_problem,
-)
+from judgepool.core.draws import DrawnMeans
 from judgepool.core.errors import ContractError
-from judgepool.core.priors import ModelLabels, Prior, model_prior, rank_prior
+from judgepool.core.priors import ModelLabels, Prior
 from judgepool.core.significance import (
     Correction,
     adjust,
@@ -62,6 +58,10 @@ CONFIDENCE: Final = 0.95
 ZERO_TOLERANCE: Final = 1e-12
 # cells of one table of holes (see `_bounds`): 4 M float64, 32 MB an array
 _TABLE_CELLS: Final = 4_000_000
+# cells (rows × holes of the union) of the pairs' problems solved in one call:
+# large enough that the solver's per-call costs vanish, small enough that its
+# arrays (a few times this, in float64) stay in tens of megabytes
+_SOLVE_CELLS: Final = 500_000
 
 
 @dataclass(frozen=True)
@@ -230,30 +230,23 @@ def compare(
     ).reshape(len(runs), len(queries))
     differences = np.stack([ndcg[a] - ndcg[b] for a, b in pairs], axis=1)
 
-    bounds_note: str | None = None
-    run_bounds: list[tuple[float, float] | None] = [None] * len(runs)
-    pair_bounds: list[tuple[float, float] | None] = [None] * len(pairs)
-    pair_holes = [0] * len(pairs)
-    query_bounds: list[tuple[tuple[float, float], ...]] | None = None
-    if contract.universe != "judged":
-        bounds_note = (
-            "no bounds under universe=candidates: each run's ideal comes from its own "
-            "results, so the holes enter each run's ideal differently"
-        )
-    elif queries:
-        if contract.unjudged == "condense":
-            bounds_note = "bounds computed as under unjudged=zero (the documents keep their places)"
-        run_bounds, pair_bounds, pair_holes, query_bounds = _bounds(
-            runs, pairs, queries, judgments, contract
-        )
-    prior, drawn, draws_note = _draws(
-        runs, queries, judgments, contract, draws, seed, model, on_draws
-    )
-
-    t_p = paired_t(differences)
-    effects = effect_size(differences)
-    flip_p, exact = sign_flip(differences, permutations, seed)
-    intervals = bootstrap_interval(differences, bootstrap, seed)
+    # The draws, the bounds and the statistics are independent and mostly
+    # numpy, which releases the GIL: the draws run on a thread of their own
+    # while this one computes the bounds and then the statistics (with sixty
+    # runs each took seconds, one after another). Each has its own generator
+    # seeded as before, so the numbers do not depend on which ends first.
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="judgepool-draws") as pool:
+        drawing = pool.submit(
+            comparison_draws, [run.top for run in runs], queries, judgments, contract, draws,
+            seed, model, on_draws, pairs,
+        )  # fmt: skip
+        bounds = _all_bounds(runs, pairs, queries, judgments, contract)
+        t_p = paired_t(differences)
+        effects = effect_size(differences)
+        flip_p, exact = sign_flip(differences, permutations, seed)
+        intervals = bootstrap_interval(differences, bootstrap, seed)
+        prior, drawn, draws_note, pair_draws = drawing.result()
+    bounds_note, run_bounds, pair_bounds, pair_holes, query_bounds = bounds
     t_adjusted = adjust(list(t_p), correction)
     flip_adjusted = adjust(list(flip_p), correction)
 
@@ -272,7 +265,7 @@ def compare(
     for p, (a, b) in enumerate(pairs):
         d = differences[:, p]
         bound = pair_bounds[p]
-        drawn_pair = drawn.pair(a, b) if drawn is not None else None
+        drawn_pair = pair_draws[p]
         p_a_ahead = drawn_pair.p_a_ahead if drawn_pair is not None else None
         pair_stats.append(
             PairStats(
@@ -325,57 +318,43 @@ def compare(
     )
 
 
-INDEPENDENCE_NOTE: Final = "each hole's grade is drawn from its prior independently of the others"
-
-
-def _draws(
-    runs: Sequence[RunInput],
-    queries: Sequence[str],
-    judgments: Judgments,
-    contract: Contract,
-    draws: int | None,
-    seed: int,
-    model: ModelLabels | None,
-    on_draws: Callable[[int, int], None] | None,
-) -> tuple[Prior | None, DrawnMeans | None, str | None]:
-    """The prior and the draws of a comparison, or why there are none."""
-    if draws is not None and draws < 0:
-        raise ContractError(f"draws must be 0 or more, got {draws}")
-    if draws == 0:
-        return None, None, "no draws asked for (--draws 0): no probable verdicts"
-    if contract.universe != "judged":
-        return None, None, "no draws under universe=candidates (as for the bounds)"
-    if not queries:
-        return None, None, "no common query: nothing to draw"
-    tops = [run.top for run in runs]
-    rank = rank_prior(tops, queries, contract)
-    calibrated = None
-    if model is not None:
-        calibrated = model_prior(model.name, model.labels, judgments, contract)
-    prior = Prior(rank, calibrated)
-    problem = draw_problem(tops, queries, judgments, contract, prior)
-    if calibrated is not None:
-        prior = replace(prior, model_holes=problem.model_holes)
-    notes = [INDEPENDENCE_NOTE]
-    if draws is None:
-        draws = default_draws(problem.holes)
-        if draws < DEFAULT_DRAWS:
-            notes.append(
-                f"{draws:,} draws, not {DEFAULT_DRAWS:,}: the comparison has {problem.holes:,} "
-                "holes (--draws N asks for more)"
-            )
-    if contract.unjudged == "condense":
-        notes.append("the draws keep the holes in their places (as under unjudged=zero)")
-    if contract.zero_idcg == "exclude":
-        notes.append("a draw's zero IDCG counts as 0 (as under zero_idcg=zero)")
-    return prior, draw_means(problem, draws, seed, on_draws), "; ".join(notes)
-
-
 def _run_draws(drawn: DrawnMeans | None, r: int) -> dict[str, Any]:
     if drawn is None:
         return {}
     expected, interval = drawn.run_expected(r)
     return {"expected_ndcg": expected, "expected_interval": interval}
+
+
+Bounds = tuple[
+    str | None,
+    list[tuple[float, float] | None],
+    list[tuple[float, float] | None],
+    list[int],
+    list[tuple[tuple[float, float], ...]] | None,
+]
+
+
+def _all_bounds(
+    runs: Sequence[RunInput],
+    pairs: Sequence[tuple[int, int]],
+    queries: Sequence[str],
+    judgments: Judgments,
+    contract: Contract,
+) -> Bounds:
+    """Why the bounds are missing or computed otherwise (None: neither), each
+    run's and each pair's bounds, each pair's holes and per-query bounds."""
+    note: str | None = None
+    if contract.universe != "judged":
+        note = (
+            "no bounds under universe=candidates: each run's ideal comes from its own "
+            "results, so the holes enter each run's ideal differently"
+        )
+        return note, [None] * len(runs), [None] * len(pairs), [0] * len(pairs), None
+    if not queries:
+        return None, [None] * len(runs), [None] * len(pairs), [0] * len(pairs), None
+    if contract.unjudged == "condense":
+        note = "bounds computed as under unjudged=zero (the documents keep their places)"
+    return note, *_bounds(runs, pairs, queries, judgments, contract)
 
 
 def _solve(problems: BoundsArrays, contract: Contract) -> tuple[F64, F64]:
@@ -417,36 +396,60 @@ def _bounds(
 ]:
     """Each run's and each pair's bounds (over every compared run's holes),
     each pair's number of holes (those its two runs returned), and each pair's
-    bounds query by query."""
+    bounds query by query.
+
+    The problems of every run, and of a query for a block of pairs, are
+    solved in one call (`HoleTable.every_run`, `HoleTable.pairs_at`): the
+    rows are those of `HoleTable.run` and `HoleTable.pair`, and the solver's
+    answer for a row depends on that row alone, so the numbers are theirs
+    (the tests hold them). Each mean is taken over one contiguous row of a run's or a pair's
+    per-query bounds, as the mean of their concatenation was."""
     gains = GainLevels.of(contract).gains
     tops = [run.top for run in runs]
     step = queries_per_table(len(runs), min(contract.k, max(_longest(runs), 1)))
-    run_lows: list[list[F64]] = [[] for _ in runs]
-    run_highs: list[list[F64]] = [[] for _ in runs]
-    pair_lows: list[list[F64]] = [[] for _ in pairs]
-    pair_highs: list[list[F64]] = [[] for _ in pairs]
-    holes = [0] * len(pairs)
-    for start in range(0, len(queries), step):
-        table = HoleTable.build(tops, queries[start : start + step], judgments, contract, gains)
-        for r in range(len(runs)):
-            low, high = _solve(table.run(r), contract)
-            run_lows[r].append(low)
-            run_highs[r].append(high)
-        for p, (a, b) in enumerate(pairs):
-            problems = table.pair(a, b)
-            low, high = _solve(problems, contract)
-            pair_lows[p].append(low)
-            pair_highs[p].append(high)
-            holes[p] += int(table.own_holes(a, b).sum())
+    count = len(queries)
+    run_low = np.empty((len(runs), count), dtype=np.float64)
+    run_high = np.empty((len(runs), count), dtype=np.float64)
+    pair_low = np.empty((len(pairs), count), dtype=np.float64)
+    pair_high = np.empty((len(pairs), count), dtype=np.float64)
+    first = np.array([a for a, _ in pairs], dtype=np.int64)
+    second = np.array([b for _, b in pairs], dtype=np.int64)
+    holes = np.zeros(len(pairs), dtype=np.int64)
+    for start in range(0, count, step):
+        chosen = queries[start : start + step]
+        stop = start + len(chosen)
+        table = HoleTable.build(tops, chosen, judgments, contract, gains)
+        constants = table.run_constants()
+        low, high = _solve(table.every_run(constants), contract)
+        run_low[:, start:stop] = low.reshape(len(runs), -1)
+        run_high[:, start:stop] = high.reshape(len(runs), -1)
+        # a query at a time, each as wide as its own holes (a few columns
+        # for most queries, where the table is as wide as the widest)
+        for q in range(len(chosen)):
+            block = _pairs_per_solve(int(table.union[q]))
+            for at in range(0, len(pairs), block):
+                a, b = first[at : at + block], second[at : at + block]
+                low, high = _solve(table.pairs_at(q, a, b, constants), contract)
+                pair_low[at : at + a.size, start + q] = low
+                pair_high[at : at + a.size, start + q] = high
+        block = _pairs_per_solve(len(chosen) * table.coefficient.shape[2])
+        for at in range(0, len(pairs), block):
+            holes[at : at + block] += table.own_holes_of(first[at : at + block],
+                                                         second[at : at + block])  # fmt: skip
     run_bounds: list[tuple[float, float] | None] = [
-        (float(np.concatenate(lows).mean()), float(np.concatenate(highs).mean()))
-        for lows, highs in zip(run_lows, run_highs, strict=True)
+        (float(low.mean()), float(high.mean())) for low, high in zip(run_low, run_high, strict=True)
     ]
     pair_bounds: list[tuple[float, float] | None] = []
     per_query: list[tuple[tuple[float, float], ...]] = []
-    for lows, highs in zip(pair_lows, pair_highs, strict=True):
-        low, high = np.concatenate(lows), np.concatenate(highs)
+    for low, high in zip(pair_low, pair_high, strict=True):
         means = _snap(np.array([low.mean(), high.mean()]))
         pair_bounds.append((float(means[0]), float(means[1])))
         per_query.append(tuple(zip(low.tolist(), high.tolist(), strict=True)))
-    return run_bounds, pair_bounds, holes, per_query
+    return run_bounds, pair_bounds, holes.tolist(), per_query
+
+
+def _pairs_per_solve(width: int) -> int:
+    """How many pairs one solver call (or one block of holes) takes, each a
+    row of ``width`` cells: at most `_SOLVE_CELLS` cells (the solver's arrays
+    are a few times that)."""
+    return max(1, _SOLVE_CELLS // (width + 1))

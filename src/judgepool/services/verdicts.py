@@ -85,6 +85,9 @@ class ComparedRuns:
     # what the judgments rest on: people's, imports', adjudications' and
     # (only when asked) a model's grades
     provenance: Provenance = field(default_factory=Provenance)
+    # every pair of runs too, when a comparison with a baseline asked for it
+    # (``report --all-pairs``); its p-values adjusted over all of them
+    every_pair: ComparisonReport | None = None
 
     @property
     def models(self) -> tuple[str, ...]:
@@ -253,21 +256,24 @@ def compare_runs(
     model: ModelLabels | None = None,
     engine: Engine = "fast",
     on_progress: StageCallback = no_stage,
+    all_pairs: bool = False,
 ) -> ComparedRuns:
     """Compare the runs of ``sources`` (two or more, distinct names): every
-    pair, or every run with ``baseline``; ``draws`` of the holes' grades under
-    the rank prior, or ``model``'s labels calibrated on the judgments, give
-    the probable verdicts at ``confidence``. A comparison whose estimate passes
-    the limit is refused before any run is read
+    pair, or every run with ``baseline`` (and with ``all_pairs`` every pair
+    as well, apart: `ComparedRuns.every_pair`); ``draws`` of the holes'
+    grades under the rank prior, or ``model``'s labels calibrated on the
+    judgments, give the probable verdicts at ``confidence``. A comparison
+    whose estimate passes the limit is refused before any run is read
     (`judgepool.core.comparison_size`)."""
     judgments = judged.judgments
     names = [source.name for source in sources]
     check_names(names, 2, "compare")
+    every = all_pairs and baseline is not None
     # counted before a run is read or the pairs are listed (50 M pairs are
     # gigabytes themselves): what they would need, refused past the limit
     check_comparison_size(
-        len(names), pair_count(names, baseline), len(judgments), contract.k, permutations,
-        bootstrap, baseline=baseline is not None,
+        len(names), pair_count(names, None if every else baseline), len(judgments), contract.k,
+        permutations, bootstrap, baseline=baseline is not None,
     )  # fmt: skip
     pairs = comparison_pairs(names, baseline)
     started = time.perf_counter()
@@ -275,25 +281,39 @@ def compare_runs(
     read_done = time.perf_counter()
     on_progress("comparing")
     inputs = [RunInput(run.run, run.evaluation, top) for run, top in scored]
-    report = compare(
-        inputs,
-        judgments,
-        contract,
-        pairs,
-        permutations=permutations,
-        bootstrap=bootstrap,
-        seed=seed,
-        correction=correction,
-        draws=draws,
-        confidence=confidence,
-        model=model,
-        on_draws=lambda done, total: on_progress(f"drawing the holes' grades {done:,}/{total:,}"),
-    )
+
+    def compared(chosen: list[tuple[int, int]]) -> ComparisonReport:
+        return compare(
+            inputs,
+            judgments,
+            contract,
+            chosen,
+            permutations=permutations,
+            bootstrap=bootstrap,
+            seed=seed,
+            correction=correction,
+            draws=draws,
+            confidence=confidence,
+            model=model,
+            on_draws=lambda done, total: on_progress(
+                f"drawing the holes' grades {done:,}/{total:,}"
+            ),
+        )
+
+    report = compared(pairs)
+    # every pair apart from the baseline's: each comparison's p-values are
+    # adjusted over its own pairs, so the baseline's stay as without it
+    everything = None
+    if every:
+        on_progress("comparing every pair")
+        everything = compared(comparison_pairs(names, None))
     timings = {"scoring": read_done - started, "comparing": time.perf_counter() - read_done}
     digests = tuple(run.run_digest for run, _ in scored)
     tops = tuple(top for _, top in scored)
     summaries = tuple(run.evaluation.summary for run, _ in scored)
-    return ComparedRuns(report, judged.digest, digests, timings, tops, summaries, judged.provenance)
+    return ComparedRuns(
+        report, judged.digest, digests, timings, tops, summaries, judged.provenance, everything
+    )
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,84 @@
+"""The draws of a comparison: its prior, the draws of every hole's grade and
+each pair's share of them, or why there are none (`comparison_draws`).
+
+`judgepool.core.verdicts.compare` runs this on a thread of its own, beside
+the bounds and the statistics (the three are independent): the prior is
+learnt from the compared runs' top k (`judgepool.core.priors`), the draws are
+`judgepool.core.draws.draw_means`, and every pair's P(A ahead), expected
+difference and interval come from `DrawnMeans.pairs`. Definitions:
+docs/evaluation-contract.md, "Probable verdicts".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
+from typing import Final
+
+from judgepool.core.bounds import TopK
+from judgepool.core.contract import Contract
+from judgepool.core.draws import (
+    DEFAULT_DRAWS,
+    DrawnMeans,
+    PairDraws,
+    default_draws,
+    draw_means,
+    draw_problem,
+)
+from judgepool.core.errors import ContractError
+from judgepool.core.priors import ModelLabels, Prior, model_prior, rank_prior
+from judgepool.core.types import Judgments
+
+INDEPENDENCE_NOTE: Final = "each hole's grade is drawn from its prior independently of the others"
+
+Drawn = tuple[Prior | None, DrawnMeans | None, str | None, list[PairDraws | None]]
+
+
+def comparison_draws(
+    tops: Sequence[Mapping[str, TopK]],
+    queries: Sequence[str],
+    judgments: Judgments,
+    contract: Contract,
+    draws: int | None,
+    seed: int,
+    model: ModelLabels | None,
+    on_draws: Callable[[int, int], None] | None,
+    pairs: Sequence[tuple[int, int]],
+) -> Drawn:
+    """The prior, the draws and each pair's share of them (None where there
+    are no draws), and what the draws assume or why there are none: ``draws``
+    of the holes of ``tops`` (each compared run's top k by query) on the
+    population ``queries`` (None: `draws.default_draws`), seeded with
+    ``seed``, under the rank prior or ``model``'s labels."""
+    none: list[PairDraws | None] = [None] * len(pairs)
+    if draws is not None and draws < 0:
+        raise ContractError(f"draws must be 0 or more, got {draws}")
+    if draws == 0:
+        return None, None, "no draws asked for (--draws 0): no probable verdicts", none
+    if contract.universe != "judged":
+        return None, None, "no draws under universe=candidates (as for the bounds)", none
+    if not queries:
+        return None, None, "no common query: nothing to draw", none
+    rank = rank_prior(tops, queries, contract)
+    calibrated = None
+    if model is not None:
+        calibrated = model_prior(model.name, model.labels, judgments, contract)
+    prior = Prior(rank, calibrated)
+    problem = draw_problem(tops, queries, judgments, contract, prior)
+    if calibrated is not None:
+        prior = replace(prior, model_holes=problem.model_holes)
+    notes = [INDEPENDENCE_NOTE]
+    if draws is None:
+        draws = default_draws(problem.holes)
+        if draws < DEFAULT_DRAWS:
+            notes.append(
+                f"{draws:,} draws, not {DEFAULT_DRAWS:,}: the comparison has {problem.holes:,} "
+                "holes (--draws N asks for more)"
+            )
+    if contract.unjudged == "condense":
+        notes.append("the draws keep the holes in their places (as under unjudged=zero)")
+    if contract.zero_idcg == "exclude":
+        notes.append("a draw's zero IDCG counts as 0 (as under zero_idcg=zero)")
+    drawn = draw_means(problem, draws, seed, on_draws)
+    paired: list[PairDraws | None] = [*drawn.pairs([a for a, _ in pairs], [b for _, b in pairs])]
+    return prior, drawn, "; ".join(notes), paired
