@@ -231,7 +231,10 @@ def _comparison(page: ReportPage) -> str:
     for p in report.pairs:
         a, b = _label(page, p.a), _label(page, p.b)
         rows.append(_pair_row(page, p))
-        sentence = sentence_of(p, literal(a), literal(b), models=page.compared.models).text
+        sentence = sentence_of(
+            p, literal(a), literal(b), models=page.compared.models,
+            queries=len(report.population), confidence=report.confidence,
+        ).full  # fmt: skip
         words.append(f"<li>{html.escape(sentence, quote=True)}</li>")
     head = _PAIR_HEAD
     return f"""<section id="comparison">

@@ -150,7 +150,12 @@ class ComparedRuns:
                     "expected_diff": pair.expected_diff,
                     "expected_diff_interval": _pair_list(pair.expected_diff_interval),
                     "probable_leader": pair.probable_leader,
-                    "sentence": sentence_of(pair, models=self.models).text,
+                    "sentence": sentence_of(
+                        pair,
+                        models=self.models,
+                        queries=len(report.population),
+                        confidence=report.confidence,
+                    ).full,
                 }
                 for pair in report.pairs
             ],
