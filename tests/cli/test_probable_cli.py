@@ -124,8 +124,8 @@ def test_too_few_items_to_calibrate_on_are_refused_with_the_count(
     [
         (("--labels", "x.qrels"), "--labels goes with --prior model:NAME"),
         (("--prior", "model:judge"), "needs the model's grades"),
-        (("--prior", "bayes"), "--prior must be rank or model:NAME"),
-        (("--prior", "model:"), "--prior must be rank or model:NAME"),
+        (("--prior", "bayes"), "--prior must be runs, rank or model:NAME"),
+        (("--prior", "model:"), "--prior must be runs, rank or model:NAME"),
         (("--confidence", "0.5"), "--confidence"),
         (("--draws", "-1"), "--draws"),
     ],

@@ -274,3 +274,14 @@ def test_a_compared_pair_in_words() -> None:
         "(it holds with P 0.80)"  # the contract's 0.8 (0.6 + 0.4 / 2), within the draws' error
     )
     assert sentence_of(pair, "first", "second").standing == "first ahead of second by 0.369"
+
+
+def test_the_queries_asked_for_count_the_pairs_the_p_values_are_adjusted_over() -> None:
+    # 1,953 pairs: α/1,953 per pair needs far more queries than α alone
+    one, many = queries_for_power(0.3), queries_for_power(0.3, pairs=1_953)
+    assert one == 90 and many is not None and many > 3 * one
+    text = full(verdict="settled", diff_bounds=(0.1, 0.3), holes=0, p_adjusted=1.0,
+                bootstrap_ci=(0.05, 0.5), effect_size=0.8, queries=54, pairs=1_953)  # fmt: skip
+    # 54 queries are enough at α alone (15), not at α / 1,953
+    assert f"({queries_for_power(0.8, 1_953)} in all" in text
+    assert "add about 1 query" not in text

@@ -23,7 +23,7 @@ from judgepool.cli.score_inputs import RunInputs, RunsRequest, engine_option, re
 from judgepool.core.confusion import Confusion
 from judgepool.core.draws import AUTO_DRAWS_MINIMUM, DEFAULT_DRAWS
 from judgepool.core.engines import Engine
-from judgepool.core.priors import ModelLabels, prior_model
+from judgepool.core.priors import DEFAULT_PRIOR, ModelLabels, prior_model
 from judgepool.core.significance import CORRECTIONS, Correction
 from judgepool.core.verdicts import CONFIDENCE
 from judgepool.services.verdicts import ComparedRuns, compare_runs
@@ -109,12 +109,15 @@ def _options(baseline_help: str) -> list[Callable[[Any], Any]]:
             "seconds; the number used is printed]",
         ),
         click.option(
-            "--prior", default="rank", show_default=True, metavar="rank|model:NAME",
-            help="What a hole's grade probably is: rank, the grades of the judged documents at "
-            "the same best rank in the runs' top k; model:NAME, what people gave the items the "
-            "model NAME graded alike (its labels from the workspace, or --labels), the rank "
-            "prior where it graded nothing. The model's grades are then evidence, not "
-            "judgments.",
+            "--prior", default=DEFAULT_PRIOR, show_default=True, metavar="runs|rank|model:NAME",
+            help="What a hole's grade probably is: runs, from which compared runs retrieved it "
+            "and where and how relevant its query's judged documents are (an ordinal model "
+            "fitted on the judged documents of the top k, its parameters drawn too, checked by "
+            "hiding 30 % of those documents; the expected nDCG and its interval corrected by "
+            "that check); rank, the grades of the judged documents at the same best rank in "
+            "the runs' top k; model:NAME, what people gave the items the model NAME graded "
+            "alike (its labels from the workspace, or --labels), the runs prior where it "
+            "graded nothing. The model's grades are then evidence, not judgments.",
         ),
         click.option(
             "--labels", "labels_file", metavar="FILE", default=None,
@@ -211,6 +214,7 @@ def comparing(
             model=model,
             engine=options.engine,
             on_progress=inputs.progress.update,
+            prior_kind="rank" if options.prior == "rank" else "runs",
             all_pairs=all_pairs,
         )
         yield Comparison(compared, sources, inputs, trust)

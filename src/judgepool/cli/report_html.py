@@ -234,6 +234,7 @@ def _comparison(page: ReportPage) -> str:
         sentence = sentence_of(
             p, literal(a), literal(b), models=page.compared.models,
             queries=len(report.population), confidence=report.confidence,
+            pairs=len(report.pairs),
         ).full  # fmt: skip
         words.append(f"<li>{html.escape(sentence, quote=True)}</li>")
     head = _PAIR_HEAD

@@ -180,6 +180,7 @@ def render_compare_table(
         words = sentence_of(
             p, literal(p.a), literal(p.b), models=compared.models,
             queries=len(report.population), confidence=report.confidence,
+            pairs=len(report.pairs),
         ).full  # fmt: skip
         out.append(f"{keys[p.a]}  {keys[p.b]}  {words}")
     out.append("")
@@ -262,6 +263,7 @@ def render_compare_markdown(compared: ComparedRuns) -> str:
         words = sentence_of(
             p, literal(p.a), literal(p.b), models=compared.models,
             queries=len(report.population), confidence=report.confidence,
+            pairs=len(report.pairs),
         ).full  # fmt: skip
         out.append(row([
             literal(p.a), literal(p.b), fmt(p.mean_diff), f"{p.wins}/{p.ties}/{p.losses}",

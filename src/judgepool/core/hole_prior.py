@@ -54,6 +54,8 @@ WEIGHT_SD: Final = 1.0
 _SIGMA_ROUNDS: Final = 4
 _SIGMA_BOUNDS: Final = (0.25, 4.0)
 _DENSE_LIMIT: Final = 1_000
+# more compared runs than this, and the signals are summaries over the runs
+PER_RUN_LIMIT: Final = 8
 
 
 def discount(rank: int) -> float:
@@ -65,7 +67,27 @@ def signals_of(
 ) -> dict[str, dict[str, F64]]:
     """Per query, every document of any compared run's top k with its signals:
     the discount at its rank in each run (0: not returned there), then the
-    share of the runs that returned it."""
+    share of the runs that returned it. Past `PER_RUN_LIMIT` runs, a weight per
+    run would be fitted on too few documents each (and slowly): the signals
+    are then the share, the mean discount over the runs and the best one."""
+    runs = len(tops)
+    found: dict[str, dict[str, F64]] = {}
+    if runs > PER_RUN_LIMIT:
+        for query_id, documents in signals_of_each_run(tops, queries, k).items():
+            found[query_id] = {
+                doc: np.array(
+                    [values[runs], float(values[:runs].mean()), float(values[:runs].max())]
+                )
+                for doc, values in documents.items()
+            }
+        return found
+    return signals_of_each_run(tops, queries, k)
+
+
+def signals_of_each_run(
+    tops: Sequence[Mapping[str, TopK]], queries: Sequence[str], k: int
+) -> dict[str, dict[str, F64]]:
+    """`signals_of` with a discount per run, whatever the number of runs."""
     runs = len(tops)
     found: dict[str, dict[str, F64]] = {}
     for query_id in queries:
@@ -217,6 +239,8 @@ def fit_ordinal(
     signals: Mapping[str, Mapping[str, F64]],
     judgments: Mapping[str, Mapping[str, int]],
     grades: Sequence[int],
+    *,
+    like: OrdinalFit | None = None,
 ) -> OrdinalFit | None:
     """The model fitted on the judged documents among ``signals`` (σ by
     empirical Bayes); None when they are too few (`RUNS_PRIOR_MINIMUM`) or
@@ -251,11 +275,19 @@ def fit_ordinal(
     start = np.zeros(cuts + features + data.queries)
     start[0] = -0.5
     sigma = 1.0
+    rounds = _SIGMA_ROUNDS
+    if like is not None and like.weights.size == features and like.cut_params.size == cuts:
+        # a fit of nearly the same documents (the check's): start from it,
+        # with its σ, in one round
+        start[:cuts] = like.cut_params
+        start[cuts : cuts + features] = like.weights
+        start[cuts + features :] = [like.query_effects.get(q, 0.0) for q in query_ids]
+        sigma, rounds = like.sigma, 1
     params = start
     # BFGS keeps a dense matrix of the parameters' size: fine (and here several
     # times faster) up to a thousand queries; past that, the limited-memory one
     method = "BFGS" if params.size <= _DENSE_LIMIT else "L-BFGS-B"
-    for _ in range(_SIGMA_ROUNDS):
+    for _ in range(rounds):
         result = minimize(
             _objective, params, args=(data, len(scale), sigma), jac=True, method=method
         )
@@ -350,9 +382,42 @@ def runs_prior(
     judgments: Mapping[str, Mapping[str, int]],
     grades: Sequence[int],
     k: int,
+    *,
+    like: OrdinalFit | None = None,
 ) -> RunsPrior | None:
     """The runs prior of the compared runs' top k on ``queries``; None when
-    the judged documents there are too few to fit it."""
+    the judged documents there are too few to fit it. ``like``: a fit of
+    nearly the same documents to start from (`fit_ordinal`)."""
     signals = signals_of(tops, queries, k)
-    fit = fit_ordinal(signals, judgments, grades)
+    fit = fit_ordinal(signals, judgments, grades, like=like)
     return None if fit is None else RunsPrior(signals, fit)
+
+
+@dataclass(frozen=True)
+class PriorCheck:
+    """What hiding judged documents did to the expected nDCG: the mean error
+    (``shift``, pooled over runs and replications), the spread of the errors
+    around it, how many documents each replication hid of how many."""
+
+    shift: float
+    spread: float
+    replications: int
+    hidden: int
+    judged: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "replications": self.replications,
+            "hidden": self.hidden,
+            "judged": self.judged,
+            "shift": round(self.shift, 6),
+            "spread": round(self.spread, 6),
+        }
+
+    def line(self) -> str:
+        return (
+            f"hiding {self.hidden:,} of the {self.judged:,} judged documents of the top k "
+            f"{self.replications} times moved the expected nDCG by {self.shift:+.4f} "
+            f"(spread {self.spread:.4f}); the expected nDCG and its interval are corrected "
+            "for both"
+        )

@@ -34,7 +34,7 @@ import math
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, Final
+from typing import Final
 
 import numpy as np
 import numpy.typing as npt
@@ -42,7 +42,7 @@ import numpy.typing as npt
 from judgepool.core.bounds import TopK
 from judgepool.core.contract import Contract
 from judgepool.core.draws import DrawnMeans, DrawProblem, draw_means, draw_problem
-from judgepool.core.hole_prior import runs_prior
+from judgepool.core.hole_prior import OrdinalFit, PriorCheck, runs_prior
 from judgepool.core.priors import Prior, best_ranks, rank_prior
 
 F64 = npt.NDArray[np.float64]
@@ -101,36 +101,6 @@ def draw_with_parameters(
     return DrawnMeans(np.concatenate(parts, axis=0))
 
 
-@dataclass(frozen=True)
-class PriorCheck:
-    """What hiding judged documents did to the expected nDCG: the mean error
-    (``shift``, pooled over runs and replications), the spread of the errors
-    around it, how many documents each replication hid of how many."""
-
-    shift: float
-    spread: float
-    replications: int
-    hidden: int
-    judged: int
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "replications": self.replications,
-            "hidden": self.hidden,
-            "judged": self.judged,
-            "shift": round(self.shift, 6),
-            "spread": round(self.spread, 6),
-        }
-
-    def line(self) -> str:
-        return (
-            f"hiding {self.hidden:,} of the {self.judged:,} judged documents of the top k "
-            f"{self.replications} times moved the expected nDCG by {self.shift:+.4f} "
-            f"(spread {self.spread:.4f}); the expected nDCG and its interval are corrected "
-            "for both"
-        )
-
-
 def _hidden_tops(
     tops: Sequence[Mapping[str, TopK]], hidden: set[tuple[str, str]]
 ) -> list[dict[str, TopK]]:
@@ -152,9 +122,11 @@ def check_prior(
     contract: Contract,
     expected: F64,
     seed: int,
+    like: OrdinalFit | None = None,
 ) -> PriorCheck | None:
     """The check of the runs prior (the module docstring) against
-    ``expected``, each run's expected nDCG with every judgment; None when the
+    ``expected``, each run's expected nDCG with every judgment (``like``:
+    the fit with every judgment, which each replication starts from); None when the
     judged documents of the top k are too few (`CHECK_MINIMUM`) or the prior
     cannot be fitted without the hidden ones."""
     k = contract.k
@@ -177,15 +149,13 @@ def check_prior(
             for query_id, docs in judgments.items()
         }
         views = _hidden_tops(tops, hidden)
-        fitted = runs_prior(views, queries, seen, contract.scale.grades, k)
+        fitted = runs_prior(views, queries, seen, contract.scale.grades, k, like=like)
         if fitted is None:
             return None
         prior = Prior(rank_prior(views, queries, contract), runs=fitted)
         problem = draw_problem(views, queries, seen, contract, prior)
-        means = draw_with_parameters(
-            problem, prior, hole_ids(views, queries, k), CHECK_DRAWS,
-            seed * CHECK_REPLICATIONS + replication + 1,
-        )  # fmt: skip
+        # only the mean is compared: the fitted prior's own draws give it
+        means = draw_means(problem, CHECK_DRAWS, seed * CHECK_REPLICATIONS + replication + 1)
         errors.append(means.means.mean(axis=0) - expected)
     found = np.array(errors, dtype=np.float64)
     shift = float(found.mean())

@@ -37,7 +37,7 @@ from judgepool.core.agreement import cohen_kappa
 from judgepool.core.bounds import TopK
 from judgepool.core.contract import Contract
 from judgepool.core.errors import ContractError
-from judgepool.core.hole_prior import RunsPrior
+from judgepool.core.hole_prior import PriorCheck, RunsPrior
 
 # fewer items with both a person's and the model's grade than this, and the
 # model prior is refused: its table would be mostly the smoothing
@@ -110,6 +110,8 @@ class Prior:
     # holes the model graded (the rest took the runs or rank prior); set by `hole_priors`
     model_holes: int = field(default=0, compare=False)
     runs: RunsPrior | None = field(default=None, compare=False)
+    # the runs prior's check on the judged documents (`core.prior_draws.check_prior`)
+    check: PriorCheck | None = field(default=None, compare=False)
 
     @property
     def kind(self) -> str:
@@ -155,6 +157,7 @@ class Prior:
             data["model_holes"] = self.model_holes
         if self.runs is not None:
             data["runs_fit"] = self.runs.fit.to_dict()
+            data["check"] = None if self.check is None else self.check.to_dict()
         return data
 
 

@@ -40,6 +40,7 @@ holes are the ones that could (a judged document joins every run's ideal).
 from __future__ import annotations
 
 import math
+import statistics
 from dataclasses import dataclass
 from typing import Final, Literal
 
@@ -234,13 +235,15 @@ def pair_sentence(
     effect_size: float | None = None,
     queries: int | None = None,
     confidence: float = 0.95,
+    pairs: int = 1,
 ) -> PairSentence:
     """The sentence of the pair (``a``, ``b``), A − B = ``mean_diff``, with the
     randomisation test's adjusted p-value ``p_adjusted`` and, when the holes'
     grades were drawn, the share of draws ``p_a_ahead`` that put A ahead;
     ``models``: the models whose labels count among the judgments;
-    ``effect_size`` (Cohen's d_z) and ``queries`` (the population's size) say
-    how many queries the noise asks for; ``confidence``: the draws' rule."""
+    ``effect_size`` (Cohen's d_z), ``queries`` (the population's size) and
+    ``pairs`` (how many the p-values are adjusted over) say how many queries
+    the noise asks for; ``confidence``: the draws' rule."""
     if mean_diff is None:
         return PairSentence(
             f"{a} and {b}: no common query to compare them on", "", "",
@@ -256,7 +259,7 @@ def pair_sentence(
     )
     if mean_diff == 0:
         answer, step = answer_and_next(
-            a, b, mean_diff, "not significant", verdict, holes, p_a_ahead, None, queries
+            a, b, mean_diff, "not significant", verdict, holes, p_a_ahead, None, queries, pairs
         )
         return PairSentence(
             f"{a} and {b} level (mean difference 0)", "", holes_part,
@@ -274,19 +277,21 @@ def pair_sentence(
     else:
         significance = f"{word} (p_adj {p_text(p_adjusted)})"
     answer, step = answer_and_next(
-        a, b, mean_diff, word, verdict, holes, p_a_ahead, effect_size, queries
+        a, b, mean_diff, word, verdict, holes, p_a_ahead, effect_size, queries, pairs
     )
     return PairSentence(standing, significance, holes_part, word == "significant", answer, step)
 
 
-def queries_for_power(effect_size: float | None) -> int | None:
+def queries_for_power(effect_size: float | None, pairs: int = 1) -> int | None:
     """The queries a paired test at ``ALPHA`` needs to find an effect of this
     size (Cohen's d_z) with ``POWER``: ((z_α/2 + z_β) / d)² + z_α/2² / 2 (the
-    normal approximation with Guenther's correction for the t test); None
-    for no effect."""
+    normal approximation with Guenther's correction for the t test), α
+    divided among the ``pairs`` compared (Bonferroni: the p-values are
+    adjusted for them, so the test needs that much more); None for no effect."""
     if effect_size is None or effect_size == 0 or not math.isfinite(effect_size):
         return None
-    return math.ceil(((_Z_ALPHA + _Z_POWER) / abs(effect_size)) ** 2 + _Z_ALPHA**2 / 2)
+    z_alpha = _Z_ALPHA if pairs <= 1 else statistics.NormalDist().inv_cdf(1 - ALPHA / (2 * pairs))
+    return math.ceil(((z_alpha + _Z_POWER) / abs(effect_size)) ** 2 + z_alpha**2 / 2)
 
 
 def _judge_holes(holes: int) -> str:
@@ -296,13 +301,16 @@ def _judge_holes(holes: int) -> str:
     return f"judge the other runs' holes ({listed})"
 
 
-def _more_queries(effect_size: float | None, queries: int | None) -> tuple[str, str] | None:
+def _more_queries(
+    effect_size: float | None, queries: int | None, pairs: int
+) -> tuple[str, str] | None:
     """(answer, next step) when the noise decides: how many queries more; None
     when more queries would not tell the runs apart (no effect, or more than
     `QUERIES_BEYOND` times those compared)."""
-    needed = queries_for_power(effect_size)
+    needed = queries_for_power(effect_size, pairs)
     if needed is None or queries is None or needed > QUERIES_BEYOND * max(queries, 1):
         return None
+    # already enough for the power asked: this sample's noise hid it; a few more
     more = max(needed - queries, 1)
     return (
         "no winner yet, the noise decides",
@@ -321,6 +329,7 @@ def answer_and_next(
     p_a_ahead: float | None,
     effect_size: float | None,
     queries: int | None,
+    pairs: int = 1,
 ) -> tuple[str, str]:
     """The answer to "is A better?" and the next step. The holes are asked
     first (judging them may move the difference the test sees): a pair they
@@ -331,7 +340,7 @@ def answer_and_next(
     ahead = a if mean_diff > 0 else b if mean_diff < 0 else None
     if verdict == "could flip":
         return "not known yet which is better", _judge_holes(holes)
-    noise = _more_queries(effect_size, queries) if word != "significant" else None
+    noise = _more_queries(effect_size, queries, pairs) if word != "significant" else None
     if verdict == "probable" and p_a_ahead is not None:
         leader = a if p_a_ahead >= 0.5 else b
         if leader != ahead:
@@ -357,6 +366,7 @@ def sentence_of(
     models: tuple[str, ...] = (),
     queries: int | None = None,
     confidence: float = 0.95,
+    pairs: int | None = None,
 ) -> PairSentence:
     """`pair_sentence` of a compared pair, its runs named ``a`` and ``b``
     (default: as the comparison names them); ``models``: the models whose
@@ -377,4 +387,15 @@ def sentence_of(
         # every query of the population is a win, a tie or a loss
         queries=pair.wins + pair.ties + pair.losses if queries is None else queries,
         confidence=confidence,
+        pairs=_multiplicity(pair) if pairs is None else pairs,
     )
+
+
+def _multiplicity(pair: PairStats) -> int:
+    """How many pairs the pair's p-value was adjusted over, as far as the
+    pair itself tells (its adjusted p over its raw one; 1 where the
+    adjustment capped it or left it): for callers that do not say."""
+    raw, adjusted = pair.randomization_p, pair.randomization_p_adjusted
+    if not raw or adjusted is None or adjusted >= 1:
+        return 1
+    return max(1, round(adjusted / raw))

@@ -36,7 +36,8 @@ from judgepool.core.comparison_draws import comparison_draws
 from judgepool.core.contract import Contract
 from judgepool.core.draws import DrawnMeans
 from judgepool.core.errors import ContractError
-from judgepool.core.priors import ModelLabels, Prior
+from judgepool.core.prior_draws import corrected
+from judgepool.core.priors import DEFAULT_PRIOR, ModelLabels, Prior
 from judgepool.core.significance import (
     Correction,
     adjust,
@@ -210,13 +211,15 @@ def compare(
     confidence: float = CONFIDENCE,
     model: ModelLabels | None = None,
     on_draws: Callable[[int, int], None] | None = None,
+    prior_kind: str = DEFAULT_PRIOR,
 ) -> ComparisonReport:
     """Compare ``runs`` (at least two) pair by pair (indices into ``runs``).
 
     ``draws`` joint draws of the holes' grades (0: none; None: 10,000, or
     fewer for a comparison with very many holes, `draws.default_draws`) with ``seed`` give
-    the probable verdicts at ``confidence``, under the rank prior or, with
-    ``model``, that model's labels calibrated on the judgments
+    the probable verdicts at ``confidence``, under ``prior_kind`` (``runs``,
+    the default, or ``rank``) and, with ``model``, that model's labels
+    calibrated on the judgments where it labelled a hole
     (`judgepool.core.priors`); ``on_draws(done, draws)`` follows them."""
     if len(runs) < 2:
         raise ContractError("compare needs at least two runs")
@@ -238,7 +241,7 @@ def compare(
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="judgepool-draws") as pool:
         drawing = pool.submit(
             comparison_draws, [run.top for run in runs], queries, judgments, contract, draws,
-            seed, model, on_draws, pairs,
+            seed, model, on_draws, pairs, prior_kind,
         )  # fmt: skip
         bounds = _all_bounds(runs, pairs, queries, judgments, contract)
         t_p = paired_t(differences)
@@ -257,7 +260,7 @@ def compare(
             ci=mean_interval(ndcg[i]),
             bounds=run_bounds[i],
             unjudged_at_k=sum(records[i][q].unjudged_at_k for q in queries),
-            **_run_draws(drawn, i),
+            **_run_draws(drawn, i, prior),
         )
         for i, run in enumerate(runs)
     )
@@ -318,11 +321,14 @@ def compare(
     )
 
 
-def _run_draws(drawn: DrawnMeans | None, r: int) -> dict[str, Any]:
+def _run_draws(drawn: DrawnMeans | None, r: int, prior: Prior | None) -> dict[str, Any]:
+    """Run r's expected nDCG and interval over the draws, corrected by the
+    runs prior's check where it was made (`core.prior_draws.corrected`)."""
     if drawn is None:
         return {}
     expected, interval = drawn.run_expected(r)
-    return {"expected_ndcg": expected, "expected_interval": interval}
+    checked = corrected(expected, interval, None if prior is None else prior.check)
+    return {"expected_ndcg": checked.expected, "expected_interval": checked.interval}
 
 
 Bounds = tuple[

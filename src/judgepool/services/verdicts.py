@@ -29,7 +29,7 @@ from judgepool.core.consensus import Provenance
 from judgepool.core.contract import Contract
 from judgepool.core.engines import Engine
 from judgepool.core.errors import ContractError
-from judgepool.core.priors import ModelLabels
+from judgepool.core.priors import DEFAULT_PRIOR, ModelLabels
 from judgepool.core.progress import StageCallback, no_stage
 from judgepool.core.scored_run import ScoredRun
 from judgepool.core.settle import Hole, SettleState, depth_order
@@ -155,6 +155,7 @@ class ComparedRuns:
                         models=self.models,
                         queries=len(report.population),
                         confidence=report.confidence,
+                        pairs=len(report.pairs),
                     ).full,
                 }
                 for pair in report.pairs
@@ -262,12 +263,14 @@ def compare_runs(
     engine: Engine = "fast",
     on_progress: StageCallback = no_stage,
     all_pairs: bool = False,
+    prior_kind: str = DEFAULT_PRIOR,
 ) -> ComparedRuns:
     """Compare the runs of ``sources`` (two or more, distinct names): every
     pair, or every run with ``baseline`` (and with ``all_pairs`` every pair
     as well, apart: `ComparedRuns.every_pair`); ``draws`` of the holes'
-    grades under the rank prior, or ``model``'s labels calibrated on the
-    judgments, give the probable verdicts at ``confidence``. A comparison
+    grades under ``prior_kind`` (``runs`` or ``rank``), with ``model``'s
+    labels calibrated on the judgments where it labelled a hole, give the
+    probable verdicts at ``confidence``. A comparison
     whose estimate passes the limit is refused before any run is read
     (`judgepool.core.comparison_size`)."""
     judgments = judged.judgments
@@ -300,6 +303,7 @@ def compare_runs(
             draws=draws,
             confidence=confidence,
             model=model,
+            prior_kind=prior_kind,
             on_draws=lambda done, total: on_progress(
                 f"drawing the holes' grades {done:,}/{total:,}"
             ),
