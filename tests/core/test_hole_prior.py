@@ -76,8 +76,10 @@ def test_a_fit_recovers_the_model_that_graded_the_documents() -> None:
 
 
 def test_too_few_judged_documents_or_one_grade_make_no_fit() -> None:
-    signals, judged, _, _ = _simulated(2, queries=2, per_query=10)
-    assert hp.fit_ordinal(signals, judged, (0, 1, 2, 3)) is None  # 20 < 30
+    signals, judged, _, _ = _simulated(2, queries=6, per_query=12)
+    assert hp.fit_ordinal(signals, judged, (0, 1, 2, 3)) is None  # 72 < 150
+    signals, judged, _, _ = _simulated(2, queries=8, per_query=40)
+    assert hp.fit_ordinal(signals, judged, (0, 1, 2, 3)) is None  # 320, but 8 queries < 10
     signals, judged, _, _ = _simulated(2)
     one_grade = {q: {d: 1 for d in docs} for q, docs in judged.items()}
     assert hp.fit_ordinal(signals, one_grade, (0, 1, 2, 3)) is None

@@ -26,7 +26,7 @@ from judgepool.core.priors import Prior, rank_prior
 CONTRACT = Contract(k=10, unjudged="zero")
 
 
-def comparison(seed: int, queries: int = 12) -> tuple[list[dict], list[str], dict]:
+def comparison(seed: int, queries: int = 20) -> tuple[list[dict], list[str], dict]:
     """Three runs over ``queries`` queries of 40 documents, graded by how
     many runs put a document high; a third of the top-10 documents unjudged."""
     rng = random.Random(seed)
@@ -92,7 +92,7 @@ def test_without_a_runs_prior_the_draws_are_the_plain_ones() -> None:
 
 
 def test_the_check_hides_a_share_of_the_judged_top_k_and_measures_the_move() -> None:
-    tops, queries, judged = comparison(4, queries=16)
+    tops, queries, judged = comparison(4, queries=24)
     fitted = runs_prior(tops, queries, judged, (0, 1, 2, 3), 10)
     assert fitted is not None
     prior = Prior(rank_prior(tops, queries, CONTRACT), runs=fitted)

@@ -25,7 +25,7 @@ from judgepool.core.draws import (
     draw_problem,
 )
 from judgepool.core.errors import ContractError
-from judgepool.core.hole_prior import RUNS_PRIOR_MINIMUM, runs_prior
+from judgepool.core.hole_prior import RUNS_PRIOR_MINIMUM, RUNS_PRIOR_QUERIES, runs_prior
 from judgepool.core.prior_draws import (
     PARAMETER_SETS,
     check_prior,
@@ -84,7 +84,8 @@ def comparison_draws(
         if runs is None:
             notes.append(
                 "the rank prior: the runs prior needs at least "
-                f"{RUNS_PRIOR_MINIMUM} judged documents of two grades or more in the top k"
+                f"{RUNS_PRIOR_MINIMUM} judged documents of two grades or more in the top k, "
+                f"over {RUNS_PRIOR_QUERIES} queries or more"
             )
     prior = Prior(rank, calibrated, runs=runs)
     problem = draw_problem(tops, queries, judgments, contract, prior)

@@ -46,9 +46,12 @@ from judgepool.core.bounds import TopK
 F64 = npt.NDArray[np.float64]
 I64 = npt.NDArray[np.int64]
 
-# fewer judged documents (or a single grade among them) and the fit says
-# nothing the rank prior does not: the runs prior is not used
-RUNS_PRIOR_MINIMUM: Final = 30
+# fewer judged documents in the top k (or queries with one, or a single
+# grade among them) and the fit swings with each new judgment (the demo's 71
+# documents over 6 queries moved a pair from P 0.15 to P < 0.01 and back in
+# two grades): the runs prior is not used, the rank prior stands in
+RUNS_PRIOR_MINIMUM: Final = 150
+RUNS_PRIOR_QUERIES: Final = 10
 # the prior on each signal's weight: N(0, WEIGHT_SD²)
 WEIGHT_SD: Final = 1.0
 _SIGMA_ROUNDS: Final = 4
@@ -243,8 +246,8 @@ def fit_ordinal(
     like: OrdinalFit | None = None,
 ) -> OrdinalFit | None:
     """The model fitted on the judged documents among ``signals`` (σ by
-    empirical Bayes); None when they are too few (`RUNS_PRIOR_MINIMUM`) or
-    hold fewer than two of the scale's grades."""
+    empirical Bayes); None when they are too few (`RUNS_PRIOR_MINIMUM`, over
+    `RUNS_PRIOR_QUERIES` queries) or hold fewer than two of the scale's grades."""
     from scipy.optimize import minimize  # the optimiser, only where a fit is made
 
     scale = tuple(grades)
@@ -262,7 +265,12 @@ def fit_ordinal(
                 rows.append(values)
                 queries.append(query_index[query_id])
                 found.append(position[grade])
-    if len(rows) < RUNS_PRIOR_MINIMUM or len(set(found)) < 2 or len(scale) < 2:
+    if (
+        len(rows) < RUNS_PRIOR_MINIMUM
+        or len(set(queries)) < RUNS_PRIOR_QUERIES
+        or len(set(found)) < 2
+        or len(scale) < 2
+    ):
         return None
     data = _Data(
         np.array(rows, dtype=np.float64),
