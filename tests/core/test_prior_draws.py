@@ -117,3 +117,16 @@ def test_the_correction_shifts_and_widens() -> None:
     assert found.interval == pytest.approx((0.51 - half, 0.51 + half))
     assert corrected(0.5, (0.48, 0.52), None).interval == (0.48, 0.52)
     assert "moved the expected nDCG by -0.0100" in check.line()
+
+
+def test_the_problem_built_at_once_is_the_one_built_hole_by_hole() -> None:
+    from judgepool.core.prior_draws import problem_with
+
+    tops, queries, judged = comparison(6)
+    fitted = runs_prior(tops, queries, judged, (0, 1, 2, 3), 10)
+    assert fitted is not None
+    prior = Prior(rank_prior(tops, queries, CONTRACT), runs=fitted)
+    by_hole = draw_problem(tops, queries, judged, CONTRACT, prior)
+    at_once = problem_with(tops, queries, judged, CONTRACT, prior)
+    assert at_once.cumulative == pytest.approx(by_hole.cumulative)
+    assert np.array_equal(at_once.coefficients, by_hole.coefficients)

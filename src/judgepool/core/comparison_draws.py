@@ -22,7 +22,6 @@ from judgepool.core.draws import (
     DrawnMeans,
     PairDraws,
     default_draws,
-    draw_problem,
 )
 from judgepool.core.errors import ContractError
 from judgepool.core.hole_prior import RUNS_PRIOR_MINIMUM, RUNS_PRIOR_QUERIES, runs_prior
@@ -31,6 +30,7 @@ from judgepool.core.prior_draws import (
     check_prior,
     draw_with_parameters,
     hole_ids,
+    problem_with,
 )
 from judgepool.core.priors import DEFAULT_PRIOR, ModelLabels, Prior, model_prior, rank_prior
 from judgepool.core.types import Judgments
@@ -88,7 +88,7 @@ def comparison_draws(
                 f"over {RUNS_PRIOR_QUERIES} queries or more"
             )
     prior = Prior(rank, calibrated, runs=runs)
-    problem = draw_problem(tops, queries, judgments, contract, prior)
+    problem = problem_with(tops, queries, judgments, contract, prior)
     if calibrated is not None:
         prior = replace(prior, model_holes=problem.model_holes)
     notes.insert(0, SETS_NOTE if runs is not None else INDEPENDENCE_NOTE)
@@ -109,8 +109,9 @@ def comparison_draws(
         # what hiding judged documents does to the expected nDCG: the runs'
         # expected values and intervals are corrected by it (`_run_draws`)
         check = check_prior(
-            tops, queries, judgments, contract, drawn.means.mean(axis=0), seed, runs.fit
-        )
+            tops, queries, judgments, contract, drawn.means.mean(axis=0), seed, runs.fit,
+            runs.signals,
+        )  # fmt: skip
         prior = replace(prior, check=check)
     paired: list[PairDraws | None] = [*drawn.pairs([a for a, _ in pairs], [b for _, b in pairs])]
     return prior, drawn, "; ".join(notes), paired

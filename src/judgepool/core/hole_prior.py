@@ -392,11 +392,14 @@ def runs_prior(
     k: int,
     *,
     like: OrdinalFit | None = None,
+    signals: Mapping[str, Mapping[str, F64]] | None = None,
 ) -> RunsPrior | None:
     """The runs prior of the compared runs' top k on ``queries``; None when
     the judged documents there are too few to fit it. ``like``: a fit of
-    nearly the same documents to start from (`fit_ordinal`)."""
-    signals = signals_of(tops, queries, k)
+    nearly the same documents to start from (`fit_ordinal`); ``signals``:
+    `signals_of` the same tops, when known already."""
+    if signals is None:
+        signals = signals_of(tops, queries, k)
     fit = fit_ordinal(signals, judgments, grades, like=like)
     return None if fit is None else RunsPrior(signals, fit)
 
