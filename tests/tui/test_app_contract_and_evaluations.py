@@ -1,6 +1,6 @@
 """Contract changes made in the app can be saved as the workspace's default,
 and scores computed in the app are stored as evaluations like the command
-line's (issue 10, point 6)."""
+line's (issue 10, point 6), when the lead asks (``S``; issue 32, point 3)."""
 
 from __future__ import annotations
 
@@ -61,18 +61,22 @@ def stored_by_the_cli(workspace: Path) -> dict[str, object]:
     return stored.summary
 
 
-async def test_scores_computed_in_the_app_are_stored_as_evaluations(tmp_path: Path) -> None:
+async def test_scores_computed_in_the_app_are_stored_as_evaluations_when_asked(
+    tmp_path: Path,
+) -> None:
     (tmp_path / "app").mkdir()
     (tmp_path / "cli").mkdir()
     workspace = build_review_workspace(tmp_path / "app")
     # the command line's numbers on a twin (it stores its own evaluations)
     twin = build_review_workspace(tmp_path / "cli")
     expected = cli_scores(twin, ["beta"])
-    with open_workspace(workspace) as ws:
-        assert list_evaluations(ws) == []
     app = review_app(workspace)
     async with app.run_test(size=SIZE) as pilot:
         await open_scores(pilot)
+        await settle(pilot)
+        with open_workspace(workspace) as ws:
+            assert list_evaluations(ws) == []  # shown, not stored: nobody asked
+        await pilot.press("S")
         await settle(pilot)
         with open_workspace(workspace) as ws:
             stored = list_evaluations(ws)
@@ -80,12 +84,20 @@ async def test_scores_computed_in_the_app_are_stored_as_evaluations(tmp_path: Pa
             ("beta", expected["beta"]["fingerprint"], True)
         ]
         assert stored[0].summary == stored_by_the_cli(twin)
-        await pilot.press("f5")  # the same numbers again: not stored twice
+        told = [note.message for note in app._notifications]
+        assert told[-1] == "1 run's score stored as evaluations"
+        await pilot.press("f5", "S")  # the same numbers again: not stored twice
         await settle(pilot)
+        told = [note.message for note in app._notifications]
+        assert told[-1] == "0 runs' scores stored as evaluations; 1 stored already"
         with open_workspace(workspace) as ws:
             assert len(list_evaluations(ws)) == 1
             judge(ws, "q1", "d9", 1, annotator="bob", allow_new=True)  # another terminal
         await pilot.press("f5")
+        await settle(pilot)
+        with open_workspace(workspace) as ws:
+            assert len(list_evaluations(ws)) == 1  # scored again, not stored
+        await pilot.press("S")
         await settle(pilot)
         with open_workspace(workspace) as ws:
             after = list_evaluations(ws)

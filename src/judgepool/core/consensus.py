@@ -360,6 +360,16 @@ def consensus(items: Iterable[ItemGrades], rule: Rule, with_model: str | None = 
     models: Counter[str] = Counter()
     unused: dict[str, list[int]] = {}
     for item in items:
+        if len(item.grades) == 1 and not item.adjudications:
+            (only,) = item.grades
+            kind = only.kind
+            if kind != "models":
+                # one person's or one import's grade, the most common item by
+                # far: what every step below gives it, without the steps (the
+                # app's scores read every item when they open)
+                judgments.setdefault(item.query_id, {})[item.doc_id] = only.grade
+                used[kind] += 1
+                continue
         judged = judged_grades(item, with_model)
         held = used_grade(judged, rule)
         if held is not None:

@@ -40,7 +40,7 @@ from judgepool.core.ndcg_spread import NdcgSpread, ndcg_spread
 from judgepool.core.progress import StageCallback, no_stage
 from judgepool.core.query_audit import QueryAudit, audit_queries
 from judgepool.core.scored_run import ScoredRun
-from judgepool.core.types import Evaluation
+from judgepool.core.types import Evaluation, Summary
 from judgepool.services.consensus import workspace_judgments
 from judgepool.services.judgments_source import JudgmentsSource, workspace_source
 from judgepool.services.runs.auditing import score_and_audit_stored
@@ -99,6 +99,22 @@ class Scoreboard:
     @property
     def names(self) -> tuple[str, ...]:
         return tuple(score.run for score in self.runs)
+
+    def summaries(self) -> list[tuple[str, Summary | None, str | None]]:
+        """Each run's summary, or why it was refused: what a table of the runs shows."""
+        return [
+            (
+                score.run,
+                None if score.evaluation is None else score.evaluation.summary,
+                score.reason,
+            )
+            for score in self.runs
+        ]
+
+    def evaluation_of(self, name: str | None) -> Evaluation | None:
+        """The run's evaluation; None for a refused run or a run not in the board."""
+        found = [score.evaluation for score in self.runs if score.run == name]
+        return found[0] if found else None
 
     def spreads(self) -> tuple[NdcgSpread, ...]:
         """Each run's per-query nDCG in five numbers, in the board's order (a

@@ -113,6 +113,20 @@ def list_stored(ws: Workspace) -> list[StoredEvaluation]:
     ]
 
 
+def stored_fingerprints(ws: Workspace, consensus: str) -> set[tuple[str, str]]:
+    """(run name, fingerprint) of every evaluation stored of a workspace run
+    under the ``consensus`` rule: which scores are stored already, without
+    reading their records."""
+    return {
+        (str(name), str(fingerprint))
+        for name, fingerprint in ws.conn.execute(
+            "SELECT run_name, fingerprint FROM evaluations "
+            "WHERE consensus = ? AND run_name IS NOT NULL",
+            (consensus,),
+        )
+    }
+
+
 def get_stored(ws: Workspace, evaluation_id: int) -> StoredEvaluation:
     row = ws.conn.execute(
         f"SELECT {_COLUMNS} FROM evaluations WHERE id = ?", (evaluation_id,)

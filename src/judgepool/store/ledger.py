@@ -7,7 +7,9 @@ deferred by everyone has no grade to read.
 
 from __future__ import annotations
 
+import json
 import sqlite3
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -21,6 +23,8 @@ _EVENT_COLUMNS: Final = (
     "id, query_id, doc_id, grade, unsure, annotator, created_at, previous_grade, "
     "previous_event, note, source, seconds, undoes, adjudicates, restored_from"
 )
+# the rows of some queries only: their IDs as one JSON array parameter
+_OF_QUERIES: Final = "AND {table}.query_id IN (SELECT value FROM json_each(?))"
 
 
 @dataclass(frozen=True)
@@ -319,20 +323,27 @@ def set_role(conn: sqlite3.Connection, name: str, role: str | None) -> None:
 # -- consensus ------------------------------------------------------------------
 
 
-def item_grades(ws: Workspace) -> list[ItemGrades]:
+def item_grades(ws: Workspace, queries: Collection[str] | None = None) -> list[ItemGrades]:
     """Every item with a current grade or adjudication, its grades as the
     consensus rules take them (`judgepool.core.consensus`), each with the
     source of the event that gave it (the rules set models' labels aside), in
-    (query, doc) order, read on one snapshot of the file."""
+    (query, doc) order, read on one snapshot of the file. ``queries``: only
+    the items of these queries (the app's live scores re-read those whose
+    items gained events)."""
+    # the tables' keys start with the query: a few queries are a few look-ups
+    only, chosen = ("", ()) if queries is None else (_OF_QUERIES, (json.dumps(list(queries)),))
     with read_snapshot(ws.conn) as conn:
         grades = conn.execute(
             "SELECT c.query_id, c.doc_id, c.annotator, c.grade, c.since_event, e.source "
             "FROM current_judgments c JOIN judgment_events e ON e.id = c.event_id "
-            "WHERE c.grade IS NOT NULL ORDER BY c.query_id, c.doc_id"
+            f"WHERE c.grade IS NOT NULL {only.format(table='c')} ORDER BY c.query_id, c.doc_id",
+            chosen,
         ).fetchall()
         settled: dict[tuple[str, str], list[HeldGrade]] = {}
         for query_id, doc_id, adjudicator, grade, since in conn.execute(
-            "SELECT query_id, doc_id, adjudicator, grade, since_event FROM current_adjudications"
+            "SELECT query_id, doc_id, adjudicator, grade, since_event FROM current_adjudications a "
+            f"WHERE 1 {only.format(table='a')}",
+            chosen,
         ):
             settled.setdefault((query_id, doc_id), []).append(HeldGrade(adjudicator, grade, since))
     items: list[ItemGrades] = []

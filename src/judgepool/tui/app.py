@@ -424,15 +424,13 @@ class JudgepoolApp(App[None]):
         return event.grade
 
     def store_scores(self, board: Scoreboard) -> None:
-        """Store the scores screen's new scores as evaluations, like the command
-        line's (on the app's connection: it is the one that writes)."""
+        """Store the scores screen's scores not stored yet as evaluations, like
+        the command line's, saying so (on the app's connection: it writes)."""
         # imported here: scoring is the review screens' import time, not start-up's
         from judgepool.services.app_evaluations import store_scoreboard
 
-        try:
-            store_scoreboard(self.ws, board)
-        except (JudgepoolError, StorageError) as exc:
-            self.notify(f"scores not stored: {exc}", severity="warning", markup=False)
+        done = store_scoreboard(self.ws, board)
+        self.notify(done.line(), severity=done.severity, markup=False)
 
     def save_default_contract(self, contract: Contract) -> None:
         """Save ``contract`` as the workspace's default contract (the command

@@ -25,7 +25,7 @@ from judgepool.core.progress import StageCallback, no_stage
 from judgepool.core.settle import Hole, SettleState
 from judgepool.core.verdicts import RunInput, population
 from judgepool.services.assignments import assigned_items
-from judgepool.services.judgments_source import workspace_source
+from judgepool.services.judgments_source import JudgmentsSource, workspace_source
 from judgepool.services.runs.sources import run_names, stored_source
 from judgepool.services.verdicts import REJECT_NOTE as REJECT_NOTE
 from judgepool.services.verdicts import ComparedRuns, compare_runs, read_runs
@@ -37,15 +37,22 @@ PERMUTATIONS = 10_000
 
 
 def compare_workspace(
-    ws: Workspace, contract: Contract, *, on_progress: StageCallback = no_stage
+    ws: Workspace,
+    contract: Contract,
+    *,
+    judged: JudgmentsSource | None = None,
+    on_progress: StageCallback = no_stage,
 ) -> ComparedRuns | None:
     """Every pair of the workspace's runs compared under ``contract`` (see
-    `verdict_contract`); None when the workspace holds fewer than two runs."""
+    `verdict_contract`), on ``judged`` (the workspace's judgments under its
+    consensus rule, read now when None: the scores screen gives those of its
+    board); None when the workspace holds fewer than two runs."""
     names = run_names(ws)
     if len(names) < 2:
         return None
-    on_progress("reading judgments")
-    judged = workspace_source(ws)
+    if judged is None:
+        on_progress("reading judgments")
+        judged = workspace_source(ws)
     sources = [stored_source(ws, name) for name in names]
     contract, _ = verdict_contract(contract)
     return compare_runs(

@@ -36,7 +36,8 @@ only over per-query values and small sets of rows, one module per step:
   both engines share; `indexed`: the run made ready for matching; `arrays`: the
   array types and index arithmetic the modules share.
 - `top`: each judged query's top k; `chunked`: a run evaluated chunk by chunk and
-  merged.
+  merged; `rescore`: a run's per-query scores kept, and only the queries whose
+  judgments changed scored again (the app's live scores).
 - `audit` (with `audit_duplicates`, `audit_ranks`, `audit_ties`): the audit of
   `core.audit`, item for item, on the same columns.
 - `run_pass`: the one pass the services run over a run: each chunk of whole

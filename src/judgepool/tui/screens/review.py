@@ -14,7 +14,9 @@ recompute when they must:
 Both also show, per pair of runs, whether the unjudged documents could still
 change which run is better (`PairVerdicts`: a line per pair, settled / could
 flip / tied and the holes in the way; `PairWords`: the highlighted pair in
-one sentence), computed with `compute_verdicts` in its own worker group;
+one sentence), computed with `compute_verdicts` in its own worker group, one
+comparison at a time, the next under the same contract ``VERDICTS_PAUSE``
+seconds after it at the soonest (grades saved meanwhile are compared then);
 ``p`` opens the full comparison (`VerdictsScreen`).
 
 A subclass names itself (``NAME``, the prefix of its widget IDs, and
@@ -27,8 +29,9 @@ stages as it goes (`stage`: a `Progress` message, shown on the status line).
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, Final
 
 from rich.text import Text
 from textual import events, on, work
@@ -50,7 +53,11 @@ from judgepool.tui.widgets.pair_verdicts import PairVerdicts, PairWords, tally
 from judgepool.tui.widgets.score_contract import ContractBar, ContractDialog
 from judgepool.tui.widgets.score_format import message as message_text
 
+# Seconds from a comparison to the next under the same contract.
+VERDICTS_PAUSE: Final = 2.0
+
 if TYPE_CHECKING:
+    from judgepool.services.judgments_source import JudgmentsSource
     from judgepool.services.verdicts import ComparedRuns
     from judgepool.tui.readers import ReadConnections
 
@@ -113,6 +120,14 @@ class ReviewScreen(Screen[None]):
         # the contract the verdicts shown (or being computed) are under; None
         # once a grade or f5 made them stale
         self._verdicts_under: Contract | None = None
+        # the contract of the verdicts shown, the contract bar's, the status line
+        self._compared_under: Contract | None = None
+        self._contract_shown: Contract | None = None
+        self._status: Text | None = None
+        # a comparison is running; the one wanted next (its contract and judgments)
+        self._comparing = False
+        self._compare_next: tuple[Contract, JudgmentsSource | None] | None = None
+        self._paused_until = 0.0  # no comparison under the same contract before (monotonic)
 
     @property
     def host(self) -> ReviewHost:
@@ -147,25 +162,47 @@ class ReviewScreen(Screen[None]):
         event.stop()
         self.query_one(PairWords).show(self.query_one(PairVerdicts).current_pair)
 
-    def compute_verdicts(self, contract: Contract) -> None:
+    def compute_verdicts(self, contract: Contract, judged: JudgmentsSource | None = None) -> None:
         """Compare every pair of runs under ``contract`` in a worker, then show
-        the verdicts (a screen without `compose_verdicts` skips this)."""
+        the verdicts (a screen without `compose_verdicts` skips this), on
+        ``judged`` when given (the judgments of the scores shown), else on the
+        workspace's as they are. One comparison at a time, and under the same
+        contract not within ``VERDICTS_PAUSE`` seconds of the last: grades that
+        come meanwhile are compared then (while a team grades, a comparison
+        after every burst kept a core busy for verdicts that move slowly; the
+        scores follow every grade)."""
         if not self.query(PairVerdicts) or self._verdicts_under == contract:
             return  # no table, or the same verdicts (an audit of another run)
+        if self._comparing:
+            self._compare_next = (contract, judged)
+            return
+        wait = self._paused_until - time.monotonic() if contract == self._compared_under else 0
+        if wait > 0:
+            self._compare_next = (contract, judged)
+            self._comparing = True  # nothing starts before the timer
+            self.set_timer(wait, self._compare_wanted)
+            return
+        if self.compared is None or self._compared_under != contract:
+            title = self.query_one(f"#{self.NAME}-verdicts-title", Static)
+            title.update(Text("comparing the runs pair by pair…", style="italic"))
         self._verdicts_under = contract
-        title = self.query_one(f"#{self.NAME}-verdicts-title", Static)
-        title.update(Text("comparing the runs pair by pair…", style="italic"))
-        self._compare(self.host.readers, contract)
+        self._comparing = True
+        self._compare(self.host.readers, contract, judged)
 
     @work(thread=True, exclusive=True, group="verdicts")
-    def _compare(self, readers: ReadConnections, contract: Contract) -> None:
-        compared = read(readers, lambda ws: compare_workspace(ws, contract))
+    def _compare(
+        self, readers: ReadConnections, contract: Contract, judged: JudgmentsSource | None
+    ) -> None:
+        compared = read(readers, lambda ws: compare_workspace(ws, contract, judged=judged))
         post(self, self.Compared(contract, compared))
 
     def on_review_screen_compared(self, message: Compared) -> None:
+        self._paused_until = time.monotonic() + VERDICTS_PAUSE
+        self._compare_wanted()
         contract, compared = message.contract, message.compared
         if contract != self.host.contract:
             return  # a newer contract is being compared
+        self._compared_under = contract
         title = self.query_one(f"#{self.NAME}-verdicts-title", Static)
         if isinstance(compared, Refused):
             self._verdicts_under = None
@@ -191,6 +228,13 @@ class ReviewScreen(Screen[None]):
                 heading.append("  · as under unjudged=zero (p: why)", style="dim")
         title.update(heading)
 
+    def _compare_wanted(self) -> None:
+        self._comparing = False
+        wanted, self._compare_next = self._compare_next, None
+        # a screen not shown compares when shown again (it is stale)
+        if wanted is not None and self.is_current:
+            self.compute_verdicts(*wanted)
+
     def action_verdicts(self) -> None:
         """Open the full comparison of the runs, pair by pair."""
         if self.compared is None:
@@ -205,8 +249,10 @@ class ReviewScreen(Screen[None]):
         self.app.push_screen(VerdictsScreen(self.compared, note))
 
     def set_status(self, text: Text) -> None:
-        """Show ``text`` on the status line."""
-        self.query_one(f"#{self.NAME}-status", Static).update(text)
+        """Show ``text`` on the status line (the same text again draws nothing)."""
+        if text != self._status:
+            self._status = text
+            self.query_one(f"#{self.NAME}-status", Static).update(text)
 
     def show_error(self, error: str, style: str = "bold red") -> None:
         """An error's message on the status line, each line shown literally."""
@@ -217,6 +263,7 @@ class ReviewScreen(Screen[None]):
     def on_mount(self) -> None:
         self.watch(self.app, "contract", self._contract_changed, init=False)
         self.host.follow_grades(self)
+        self._contract_shown = self.host.contract
         self.query_one(ContractBar).show(self.host.contract)
         self.started()
 
@@ -227,7 +274,10 @@ class ReviewScreen(Screen[None]):
         """Compute again under the app's contract."""
         self.stale = False
         contract = self.host.contract
-        self.query_one(ContractBar).show(contract)
+        if contract != self._contract_shown:
+            # after every grade otherwise: each update draws the screen again
+            self._contract_shown = contract
+            self.query_one(ContractBar).show(contract)
         self.compute(contract)
 
     def compute(self, contract: Contract) -> None:

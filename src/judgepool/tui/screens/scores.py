@@ -18,19 +18,24 @@ Bindings (also in the footer):
 - ``P`` the box plot in the per-query table's place (and back): under 100
   columns, where it gives way to the table, the only way it shows;
 - ``c`` change the contract (everything recomputes);
-- ``f5`` recompute now;
+- ``f5`` score again from scratch (judgments and runs read again);
+- ``S`` store the scores shown as evaluations, as ``judgepool score
+  --workspace`` does, once per contract, judgments and run
+  (`judgepool.services.app_evaluations`); nothing is stored unasked;
 - when ``unjudged=reject`` refuses runs (they have holes: every run of a new
   workspace), a line under the runs says so with the ways out: ``h`` sends
   the refused runs' holes to grading, ``z`` and ``x`` score this session
   under ``unjudged=zero`` or ``condense`` (`judgepool.tui.refusals`).
 
-Scoring runs in a thread worker (group ``scores``, exclusive: a newer
-request cancels an older one) that borrows a read connection to the
-workspace, calls `judgepool.services.review.score_workspace_runs` and posts
-the board (`Scored`); the screen recomputes when the app's ``contract``
-changes and after a grade is saved (at once when it is showing, else when it
-is shown again). The layout, the contract and the recomputing are
-`ReviewScreen`'s.
+Scoring runs in a thread worker (group ``scores``; one at a time, a request
+meanwhile taken up after it: cancelling showed nothing while two annotators
+graded) asking the screen's `judgepool.services.live.LiveScores` for the
+board: every run scored, then only the queries grades touched, with the
+numbers of `judgepool.services.review.score_workspace_runs`. The pairs'
+verdicts follow the board (`Scored`), on its judgments. The screen
+recomputes when the app's ``contract`` changes and after a grade is saved (at
+once when showing, else when shown again). The layout, the contract and the
+recomputing are `ReviewScreen`'s.
 """
 
 from __future__ import annotations
@@ -50,8 +55,10 @@ from judgepool.core.contract import Contract
 from judgepool.core.drilldown import Drilldown
 from judgepool.core.ndcg_spread import NdcgSpread
 from judgepool.display import literal
+from judgepool.services.judgments_source import JudgmentsSource
+from judgepool.services.live import LiveScores
 from judgepool.services.model_labels import query_model_grades
-from judgepool.services.review import Scoreboard, drill_down, score_workspace_runs
+from judgepool.services.review import Scoreboard, drill_down
 from judgepool.tui.background import Refused, post, read
 from judgepool.tui.dialogs.comparison import ComparisonScreen
 from judgepool.tui.dialogs.drilldown import DrilldownScreen
@@ -115,6 +122,14 @@ class ScoresScreen(ReviewScreen):
         ),
         # R too: a browser (judgepool serve) takes F5 to reload the page
         Binding("f5,R", "recompute", "rescore", tooltip="Score every run again"),
+        Binding(
+            "S",
+            "store_scores",
+            "store",
+            show=False,
+            tooltip="Store the scores shown as evaluations, as judgepool score --workspace "
+            "does, once per contract, judgments and run (live scores are never stored unasked)",
+        ),
         # the ways out of a refusal for holes, named on the line that reports it
         Binding(
             "h",
@@ -144,10 +159,11 @@ class ScoresScreen(ReviewScreen):
 
     @dataclass
     class Scored(Message, bubble=False):
-        """Every run scored under ``contract``, or why they were not."""
+        """Every run scored under ``contract`` against ``judged``, or why they were not."""
 
         contract: Contract
         board: Scoreboard | Refused
+        judged: JudgmentsSource | None = None
 
     @dataclass
     class DrilledDown(Message, bubble=False):
@@ -161,6 +177,10 @@ class ScoresScreen(ReviewScreen):
         self.board: Scoreboard | None = None
         # the board's runs in five numbers each, for the box plot (once a board)
         self.spreads: tuple[NdcgSpread, ...] = ()
+        # every run's per-query scores, kept from board to board (`compute`)
+        self.live = LiveScores()
+        self.scoring = False  # a worker is scoring; another board is wanted once it is done
+        self.score_again = False
 
     def compose_body(self) -> ComposeResult:
         yield RunSummaryTable(id="scores-runs")
@@ -177,22 +197,34 @@ class ScoresScreen(ReviewScreen):
     # -- scoring -----------------------------------------------------------------
 
     def compute(self, contract: Contract) -> None:
-        """Score every run under ``contract``, in a worker."""
-        self.set_status(Text("scoring…", style="italic"))
-        self.compute_verdicts(contract)
+        """Score every run under ``contract``, in a worker, one at a time (see
+        the module); the pairs' verdicts follow the board."""
+        if self.scoring:
+            self.score_again = True
+            return
+        if self.board is None or self.board.contract != contract:
+            self.set_status(Text("scoring…", style="italic"))
+        self.scoring = True
         self._score(self.host.readers, contract)
 
     @work(thread=True, exclusive=True, group="scores")
     def _score(self, readers: ReadConnections, contract: Contract) -> None:
-        board = read(readers, lambda ws: score_workspace_runs(ws, contract, on_progress=self.stage))
-        post(self, self.Scored(contract, board))
+        scored = read(readers, lambda ws: self.live.board(ws, contract, on_progress=self.stage))
+        board, judged = (scored, None) if isinstance(scored, Refused) else scored
+        post(self, self.Scored(contract, board, judged))
 
     def on_scores_screen_scored(self, message: Scored) -> None:
+        self.scoring = False
         if isinstance(message.board, Refused):
             if message.contract == self.host.contract:
                 self.show_error(message.board.reason)
-            return
-        self._scored(message.board)
+        elif message.board.contract == self.host.contract:
+            self._scored(message.board)
+            # on the board's judgments, once drawn: comparing takes seconds of the interpreter
+            self.call_after_refresh(self.compute_verdicts, message.board.contract, message.judged)
+        if self.score_again:
+            self.score_again = False
+            self.recompute()
 
     def outdated(self) -> bool:
         return self.board is not None and self.board.contract != self.host.contract
@@ -200,12 +232,14 @@ class ScoresScreen(ReviewScreen):
     def _scored(self, board: Scoreboard) -> None:
         if board.contract != self.host.contract:
             return  # a newer contract is being scored
-        self.board = board
-        self.spreads = board.spreads()
-        self.host.store_scores(board)
+        before, self.board = self.board, board
+        spreads, self.spreads = self.spreads, board.spreads()
+        # A board follows every grade: what it leaves as it was is not filled
+        # again (a table filled anew draws every visible cell afresh).
+        kept = before if before is not None and before.contract == board.contract else None
         runs = self.query_one(RunSummaryTable)
-        keep = runs.current_run
-        runs.show(board, keep=keep)
+        if kept is None or kept.summaries() != board.summaries():
+            runs.show(board, keep=runs.current_run)
         refused = self.query_one("#scores-refused", Static)
         line = refused_runs_line(board)
         refused.display = line is not None
@@ -221,13 +255,16 @@ class ScoresScreen(ReviewScreen):
             # a model's labels are evidence here, never judgments: say so
             title.append(f"\n   {left_out}", style="dim")
         self.query_one("#scores-title", Static).update(title)
-        self._show_run(runs.current_run)
+        name = runs.current_run
+        same = kept is not None and kept.evaluation_of(name) == board.evaluation_of(name)
+        self._show_run(name, table_too=not (same and spreads == self.spreads))
 
     @on(DataTable.RowHighlighted, "#scores-runs")
     def _run_highlighted(self, event: DataTable.RowHighlighted) -> None:
         self._show_run(None if event.row_key.value is None else str(event.row_key.value))
 
-    def _show_run(self, name: str | None) -> None:
+    def _show_run(self, name: str | None, *, table_too: bool = True) -> None:
+        """Show run ``name``: its queries and the plot (when ``table_too``), its status."""
         table = self.query_one(PerQueryTable)
         plot = self.query_one(NdcgBoxPlot)
         board = self.board
@@ -238,14 +275,16 @@ class ScoresScreen(ReviewScreen):
             return
         score = board.run(name)
         scored = score.scored
-        plot.show(self.spreads, board.contract.k, name)
+        if table_too:
+            plot.show(self.spreads, board.contract.k, name)
         if scored is None:
             table.show(None)
             refusal = app_refusal(score.error) if score.error else score.refusal
             self.show_error(refusal or "refused", "red")
             return
         evaluation = scored.evaluation
-        table.show(evaluation)
+        if table_too:
+            table.show(evaluation)
         status = Text()
         status.append("run ", style="dim")
         status.append(literal(name), style="bold")
@@ -292,6 +331,18 @@ class ScoresScreen(ReviewScreen):
             f"unjudged={policy} for this session; c changes the contract (ctrl+o there "
             "saves it as the workspace's default)"
         )
+
+    def action_recompute(self) -> None:
+        # from scratch: the way out should the kept scores ever be in doubt
+        self.live = LiveScores()
+        super().action_recompute()
+
+    def action_store_scores(self) -> None:
+        """Store the board shown as evaluations (the app stores none unasked)."""
+        if self.board is None or not any(score.scored for score in self.board.runs):
+            self.notify("no scores to store yet", severity="warning")
+            return
+        self.host.store_scores(self.board)
 
     def action_toggle_plot(self) -> None:
         self.toggle_class("-plotted")
