@@ -197,7 +197,7 @@ def test_every_pair_in_words_in_every_format(
         "splade-pp-ed.trec is probably better, once the holes are judged: "
         "bm25.trec ahead of splade-pp-ed.trec by 0.227, not significant (p_adj 0.094); "
         "the 38 holes would probably put splade-pp-ed.trec ahead (P > 0.99); next: judge its "
-        "38 holes (judgepool holes --order settle lists them, the most telling first)"
+        "38 holes (holes --order settle lists them)"
     )
     (pair,) = compare_json(cli, *demo, "--unjudged", "zero")["pairs"]
     assert pair["sentence"] == words
@@ -215,7 +215,7 @@ def test_every_pair_in_words_in_every_format(
     assert pair["randomization_p_adjusted"] == 2 / 2**10  # every sign assignment enumerated
     assert pair["sentence"] == (
         f"{better} is better: {better} ahead of {worse} by 1.000, significant (p_adj 0.002); "
-        "settled by the judgments; next: none: the answer stands"
+        "settled by the judgments; next: none"
     )
 
 

@@ -163,7 +163,7 @@ def test_the_parts() -> None:
     assert parts.significant and str(parts) == parts.full
     assert parts.full == (
         "x is better: x ahead of y by 0.500, significant (p_adj 0.001); settled by the "
-        "judgments; next: none: the answer stands"
+        "judgments; next: none"
     )
 
 
@@ -180,16 +180,15 @@ def full(**fields: object) -> str:
 
 def test_holes_that_could_flip_the_pair_come_first() -> None:
     text = full()
-    assert text.startswith("not known yet which is better: A ahead of B by 0.227")
-    assert text.endswith("; next: judge its 38 holes (judgepool holes --order settle lists "
-                         "them, the most telling first)")  # fmt: skip
+    assert text.startswith("not known yet: A ahead of B by 0.227")
+    assert text.endswith("; next: judge its 38 holes (holes --order settle lists them)")
     assert "next: judge the other runs' holes" in full(holes=0)
 
 
 def test_a_probable_pair_says_probably_and_what_settles_it() -> None:
     text = full(verdict="probable", p_a_ahead=0.99)
     assert text.startswith("A is probably better: ")
-    assert text.endswith("the most telling first) to make it certain")
+    assert text.endswith("(holes --order settle lists them) to make it certain")
     # the holes would probably put B ahead: B, once they are judged
     assert full(verdict="probable", p_a_ahead=0.02).startswith(
         "B is probably better, once the holes are judged: "
@@ -201,15 +200,15 @@ def test_the_noise_asks_for_queries_at_80_percent_power() -> None:
     assert queries_for_power(0.3) == 90
     text = full(verdict="settled", diff_bounds=(0.1, 0.3), holes=0, p_adjusted=0.2,
                 bootstrap_ci=(-0.1, 0.5), effect_size=0.3, queries=43)  # fmt: skip
-    assert text.startswith("no winner yet, the noise decides: ")
+    assert text.startswith("no winner yet (the noise): ")
     assert text.endswith(
-        "next: add about 47 queries (90 in all, for 80% power at this effect size)"
+        "next: add about 47 queries (90 in all, 80% power)"
     )
     # more than ten times the queries compared would not tell them apart
     tiny = full(verdict="settled", diff_bounds=(0.01, 0.02), holes=0, p_adjusted=0.8,
                 bootstrap_ci=(-0.1, 0.1), effect_size=0.01, queries=43)  # fmt: skip
     assert tiny.startswith("no winner: ") and tiny.endswith(
-        "next: none: more queries would not tell them apart at this effect size"
+        "next: none: more queries would not tell them apart"
     )
     assert queries_for_power(0.0) is None and queries_for_power(None) is None
 
@@ -217,7 +216,7 @@ def test_the_noise_asks_for_queries_at_80_percent_power() -> None:
 def test_a_probable_pair_in_the_noise_asks_for_queries_and_the_holes() -> None:
     text = full(verdict="probable", p_a_ahead=0.99, p_adjusted=0.09,
                 bootstrap_ci=(-0.01, 0.3), effect_size=0.4)  # fmt: skip
-    assert text.startswith("no winner yet, the noise decides: ")
+    assert text.startswith("no winner yet (the noise): ")
     assert "add about 8 queries (51 in all" in text and "and judge its 38 holes" in text
 
 

@@ -171,7 +171,7 @@ async def test_every_pair_keeps_its_verdict_line_and_the_first_is_in_words(
         lines = screen_text(app).splitlines()
         for pair in pairs:
             assert any(verdict_line(pair).search(line) for line in lines), (pair, lines)
-        assert words_shown(app) == sentence_of(pairs[0]).full
+        assert words_shown(app) == sentence_of(pairs[0]).short
 
 
 async def test_many_pairs_scroll_a_line_each_and_each_is_said_in_words(tmp_path: Path) -> None:
@@ -190,7 +190,7 @@ async def test_many_pairs_scroll_a_line_each_and_each_is_said_in_words(tmp_path:
                     await pilot.pause()
                 lines = screen_text(app).splitlines()
                 assert any(verdict_line(pair).search(line) for line in lines), (key, pair)
-                assert words_shown(app) == sentence_of(pair).full, key
+                assert words_shown(app) == sentence_of(pair).short, key
 
 
 @pytest.mark.parametrize("size", [(80, 24), (100, 24)], ids=["80x24", "100x24"])
@@ -251,7 +251,7 @@ async def test_the_pairs_dialog_shows_every_column_whole(
                 re.search(over, top) and re.search(under, bottom)
                 for top, bottom in itertools.pairwise(lines)
             ), (pair, lines)
-            assert sentence_of(pair).full[:40] in " ".join(" ".join(lines).split())
+            assert sentence_of(pair).short[:40] in " ".join(" ".join(lines).split())
         # the legend: under the pairs when there is room, on ? in any case
         legend = app.screen.query_one("#verdicts-legend")
         assert (legend.region.height > 0) == (size[1] >= 32), legend.region

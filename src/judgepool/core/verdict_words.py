@@ -92,6 +92,16 @@ class PairSentence:
         text = self.text if not self.answer else f"{self.answer}: {self.text}"
         return text if not self.next_step else f"{text}; next: {self.next_step}"
 
+    @property
+    def short(self) -> str:
+        """The answer, who is ahead and the next step without its
+        parenthesis (how the holes are listed, the queries in all): for a
+        screen whose table already shows the p-value, the verdict and P(A
+        ahead), and whose plot needs the lines."""
+        text = self.standing if not self.answer else f"{self.answer}: {self.standing}"
+        step = self.next_step.partition(" (")[0]
+        return text if not step else f"{text}; next: {step}"
+
     def __str__(self) -> str:
         return self.full
 
@@ -295,7 +305,7 @@ def queries_for_power(effect_size: float | None, pairs: int = 1) -> int | None:
 
 
 def _judge_holes(holes: int) -> str:
-    listed = "judgepool holes --order settle lists them, the most telling first"
+    listed = "holes --order settle lists them"
     if holes:
         return f"judge its {_holes(holes)} ({listed})"
     return f"judge the other runs' holes ({listed})"
@@ -313,9 +323,9 @@ def _more_queries(
     # already enough for the power asked: this sample's noise hid it; a few more
     more = max(needed - queries, 1)
     return (
-        "no winner yet, the noise decides",
-        f"add about {more:,} {'query' if more == 1 else 'queries'} ({needed:,} in all, for "
-        f"{POWER:.0%} power at this effect size)",
+        "no winner yet (the noise)",
+        f"add about {more:,} {'query' if more == 1 else 'queries'} ({needed:,} in all, "
+        f"{POWER:.0%} power)",
     )
 
 
@@ -339,7 +349,7 @@ def answer_and_next(
     seen), or, when more would not tell, has no winner."""
     ahead = a if mean_diff > 0 else b if mean_diff < 0 else None
     if verdict == "could flip":
-        return "not known yet which is better", _judge_holes(holes)
+        return "not known yet", _judge_holes(holes)
     noise = _more_queries(effect_size, queries, pairs) if word != "significant" else None
     if verdict == "probable" and p_a_ahead is not None:
         leader = a if p_a_ahead >= 0.5 else b
@@ -350,12 +360,12 @@ def answer_and_next(
             return f"{leader} is probably better", _judge_holes(holes) + " to make it certain"
         if noise is not None:
             return noise[0], noise[1] + ", and " + _judge_holes(holes)
-        return "no winner", "none: the difference is within the noise whatever the holes hold"
+        return "no winner", "none: within the noise whatever the holes hold"
     if word == "significant" and ahead is not None:
-        return f"{ahead} is better", "none: the answer stands"
+        return f"{ahead} is better", "none"
     if noise is not None:
         return noise
-    return "no winner", "none: more queries would not tell them apart at this effect size"
+    return "no winner", "none: more queries would not tell them apart"
 
 
 def sentence_of(

@@ -66,23 +66,20 @@ def holes_cell(pair: PairStats) -> Text:
 
 
 def words_text(pair: PairStats) -> Text:
-    """The pair's sentence, the runs' names shown literally: the answer bold,
-    the significance bold when significant, what the holes can do in the
-    verdict's colour, then the next step."""
+    """The pair's sentence as the screens say it (`PairSentence.short`: the
+    line above already shows the p-value, the verdict and P(A ahead)), the
+    runs' names shown literally: the answer in the verdict's colour, bold
+    when the test calls the difference significant, then the next step."""
     sentence = sentence_of(pair, literal(pair.a), literal(pair.b))
     text = Text()
     if sentence.answer:
-        text.append(sentence.answer, style="bold")
+        style = VERDICT_STYLE.get(pair.verdict or "", "")
+        text.append(sentence.answer, style=f"{style} bold" if sentence.significant else style)
         text.append(": ")
     text.append(sentence.standing)
-    if sentence.significance:
-        text.append(", ")
-        text.append(sentence.significance, style="bold" if sentence.significant else "")
-    if sentence.holes:
-        text.append("; ")
-        text.append(sentence.holes, style=VERDICT_STYLE.get(pair.verdict or "", ""))
-    if sentence.next_step:
-        text.append("; next: " + sentence.next_step, style="italic")
+    step = sentence.next_step.partition(" (")[0]  # as `PairSentence.short` has it
+    if step:
+        text.append("; next: " + step, style="italic")
     return text
 
 
