@@ -36,7 +36,7 @@ from judgepool.core.verdicts import RunInput, compare
 
 # the replay's loaders and starts are bench_probable's, beside this file
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_probable import (  # noqa: E402
+from bench_probable import (
     CONFIDENCE,
     CONTRACT,
     DEFAULT_DATA,
