@@ -129,8 +129,7 @@ def test_no_person_or_import_is_overridden_under_any_rule(
     for rule in CONSENSUS_RULES:
         for with_model in ((), ("--with-model", "judge")):
             after = _qrels(
-                "x\n"
-                + cli("export", bug.path, "qrels", "--consensus", rule, *with_model).stdout
+                "x\n" + cli("export", bug.path, "qrels", "--consensus", rule, *with_model).stdout
             )
             assert {key: after[key] for key in before[rule]} == before[rule], (rule, with_model)
 
@@ -173,8 +172,9 @@ def test_with_model_counts_the_labels_only_where_nobody_else_graded(
     data = json.loads(compared.stdout)
     assert data["judgments"]["models"] == {"judge": 30}
     for pair in data["pairs"]:
-        assert "settled by the judgments" not in pair["sentence"] or "model:judge" in (
-            pair["sentence"]
+        assert (
+            "settled by the judgments" not in pair["sentence"]
+            or "model:judge" in (pair["sentence"])
         )
 
 

@@ -201,9 +201,7 @@ def test_the_noise_asks_for_queries_at_80_percent_power() -> None:
     text = full(verdict="settled", diff_bounds=(0.1, 0.3), holes=0, p_adjusted=0.2,
                 bootstrap_ci=(-0.1, 0.5), effect_size=0.3, queries=43)  # fmt: skip
     assert text.startswith("no winner yet (the noise): ")
-    assert text.endswith(
-        "next: add about 47 queries (90 in all, 80% power)"
-    )
+    assert text.endswith("next: add about 47 queries (90 in all, 80% power)")
     # more than ten times the queries compared would not tell them apart
     tiny = full(verdict="settled", diff_bounds=(0.01, 0.02), holes=0, p_adjusted=0.8,
                 bootstrap_ci=(-0.1, 0.1), effect_size=0.01, queries=43)  # fmt: skip
