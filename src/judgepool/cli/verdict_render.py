@@ -87,20 +87,33 @@ def draws_lines(report: ComparisonReport) -> list[str]:
 
 
 def prior_lines(prior: Prior) -> list[str]:
-    """The prior in use, one line per condition with its counts by grade."""
+    """The prior in use: the runs prior's fit and its check, or one line per
+    condition with its counts by grade (the rank prior's, a model's)."""
     grades = prior.rank.grades
     lines: list[str] = []
+    other = "rank" if prior.runs is None else "runs"
     if prior.model is not None:
         model = prior.model
         kappa = "-" if model.kappa_linear is None else f"{model.kappa_linear:.3f}"
         lines += [
             f"prior      {literal(prior.kind)}: grade:count of the judgments on the "
             f"{model.items:,} items the model graded too, by its grade (linear kappa {kappa});",
-            f"           {prior.model_holes:,} holes carry its grade, the others take the rank "
-            "prior",
+            f"           {prior.model_holes:,} holes carry its grade, the others take the "
+            f"{other} prior",
         ]
         lines += _count_lines("model said", model.counts, grades)
-    else:
+    if prior.runs is not None:
+        fit = prior.runs.fit
+        lines += [
+            f"{'prior' if prior.model is None else '':11}runs: an ordinal model of a hole's grade "
+            f"fitted on the {fit.documents:,} judged documents of the runs' top k (which runs "
+            "retrieved it, at which ranks;",
+            f"           the query's own effect, sd {fit.sigma:.2f}), its parameters drawn too",
+        ]
+        if prior.check is not None:
+            lines.append(f"check      {prior.check.line()}")
+        return lines
+    if prior.model is None:
         lines.append(
             f"prior      rank: grade:count of the {prior.rank.items:,} judged documents in the "
             "runs' top k, by best rank"
