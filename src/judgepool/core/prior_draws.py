@@ -42,7 +42,7 @@ import numpy.typing as npt
 from judgepool.core.bounds import TopK
 from judgepool.core.contract import Contract
 from judgepool.core.draws import DrawnMeans, DrawProblem, draw_means, draw_problem
-from judgepool.core.hole_prior import OrdinalFit, PriorCheck, runs_prior
+from judgepool.core.hole_prior import OrdinalFit, PriorCheck, RunsPrior, runs_prior
 from judgepool.core.priors import Prior, best_ranks, rank_prior
 
 F64 = npt.NDArray[np.float64]
@@ -87,10 +87,25 @@ def problem_with(
     holes = hole_ids(tops, queries, contract.k)
     if not holes:
         return problem
-    table = np.cumsum(prior.runs.table(holes), axis=1)
-    labelled = np.array([prior.labelled(q, d) for q, d in holes], dtype=bool)
+    labelled = _labelled(prior, holes)
+    return replace(problem, cumulative=_cumulative(prior.runs, holes, labelled, problem))
+
+
+def _labelled(prior: Prior, holes: Sequence[tuple[str, str]]) -> npt.NDArray[np.bool_]:
+    return np.array([prior.labelled(q, d) for q, d in holes], dtype=bool)
+
+
+def _cumulative(
+    runs: RunsPrior,
+    holes: Sequence[tuple[str, str]],
+    labelled: npt.NDArray[np.bool_],
+    problem: DrawProblem,
+) -> F64:
+    """The holes' cumulative probabilities under ``runs``, a hole the model
+    labelled (``labelled``) keeping the model's, as ``problem`` has it."""
+    table: F64 = np.cumsum(runs.table(holes), axis=1)
     table[labelled] = problem.cumulative[labelled]
-    return replace(problem, cumulative=table)
+    return table
 
 
 def draw_with_parameters(
@@ -106,15 +121,13 @@ def draw_with_parameters(
     no runs prior."""
     if prior.runs is None or problem.holes == 0 or draws < PARAMETER_SETS:
         return draw_means(problem, draws, seed, on_chunk)
-    labelled = np.array([prior.labelled(q, d) for q, d in holes], dtype=bool)
+    labelled = _labelled(prior, holes)
     parts: list[F64] = []
     done = 0
     for i in range(PARAMETER_SETS):
         count = draws // PARAMETER_SETS + (i < draws % PARAMETER_SETS)
         drawn = prior.runs.drawn(np.random.default_rng([seed, i]))
-        table = np.cumsum(drawn.table(holes), axis=1)
-        # a hole the model labelled keeps the model's prior
-        table[labelled] = problem.cumulative[labelled]
+        table = _cumulative(drawn, holes, labelled, problem)
         means = draw_means(replace(problem, cumulative=table), count, seed * PARAMETER_SETS + i)
         parts.append(means.means)
         done += count
