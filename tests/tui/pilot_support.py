@@ -29,6 +29,13 @@ _TEXT = re.compile(
 _LINE_CLIP = re.compile(r'<clipPath id="[^"]*-line-0">\s*<rect x="0" y="[\d.]+" width="([\d.]+)"')
 
 
+def is_drawn(app: App[Any]) -> bool:
+    """The current screen has been laid out at least once. A screen pushed by a
+    timer or a worker (not by a key the pilot waited on) has no lines for a
+    moment: its screenshot is empty, and a test reading it must wait first."""
+    return _LINE_CLIP.search(app.export_screenshot()) is not None
+
+
 def screen_text(app: App[Any]) -> str:
     """Every character on the screen, one line per terminal row (trailing spaces
     dropped). Characters are as drawn: a control character the app let through
@@ -36,7 +43,9 @@ def screen_text(app: App[Any]) -> str:
     svg = app.export_screenshot()
     width, height = app.size
     clip = _LINE_CLIP.search(svg)
-    assert clip is not None, "no line clip in the screenshot"
+    # An empty frame is never read as a screen without the text sought: a check
+    # that something is absent would pass on it by accident.
+    assert clip is not None, "the screen is not laid out yet: wait_until is_drawn(app) first"
     cell_width = float(clip.group(1)) / width
     rows: dict[int, list[tuple[int, str]]] = defaultdict(list)
     for x, line, escaped in _TEXT.findall(svg):

@@ -20,7 +20,7 @@ from judgepool.tui.dialogs.note import NoteDialog
 from judgepool.tui.screens.grade import GradeScreen
 from judgepool.tui.screens.sign_in import SignInScreen
 from tests.tui.conftest import wait_ready
-from tests.tui.pilot_support import screen_text, wait_until
+from tests.tui.pilot_support import is_drawn, screen_text, wait_until
 
 GUIDE = """# How we grade
 
@@ -50,10 +50,14 @@ def seen_by(path: Path, digest: str) -> list[str]:
 
 
 def showing_guidelines(app: JudgepoolApp) -> bool:
-    """The guidelines dialog is up, its Markdown laid out."""
+    """The guidelines dialog is up, its Markdown mounted and the dialog drawn (a
+    dialog pushed by the live refresh is laid out a moment after it is pushed)."""
     screen = app.screen
-    return isinstance(screen, GuidelinesDialog) and any(
-        md.children for md in screen.query(Markdown)
+    return (
+        isinstance(screen, GuidelinesDialog)
+        and any(md.children for md in screen.query(Markdown))
+        and is_drawn(app)
+        and "(i shows them again)" in screen_text(app)
     )
 
 
@@ -121,7 +125,7 @@ async def test_a_change_while_the_app_is_open_is_shown_over_the_grade_screen(
         await pilot.press("escape")
         set_guide(teaching_ws, GUIDE + "\nA second version.\n")
         await wait_until(pilot, lambda: showing_guidelines(app), "the changed guidelines")
-        assert "A second version." in screen_text(app)
+        await wait_until(pilot, lambda: "A second version." in screen_text(app), "the new text")
         assert "changed since you last read them" in screen_text(app)
 
 
