@@ -72,6 +72,7 @@ from judgepool.core.contract import Contract
 from judgepool.core.errors import ContractError, JudgepoolError
 from judgepool.core.roles import Reach
 from judgepool.services import adjudication, app_queries, judging
+from judgepool.services.live import LiveScores
 from judgepool.services.settings import blind_grading
 from judgepool.services.workspace import (
     StorageError,
@@ -85,6 +86,7 @@ from judgepool.tui.messages import GradeSaved, GradesSaved
 from judgepool.tui.palette import app_commands
 from judgepool.tui.reach import RoleGuard, nothing_shown, reach_of
 from judgepool.tui.readers import ReadConnections
+from judgepool.tui.scores_ahead import score_ahead, worth_scoring_ahead
 from judgepool.tui.screens.grade import GradeScreen
 from judgepool.tui.screens.help import HelpScreen
 from judgepool.tui.screens.sign_in import SignInScreen
@@ -221,6 +223,9 @@ class JudgepoolApp(App[None]):
         self.quitting = False
         self.blind = blind_grading(self.ws)
         self.live = LiveRefresh(self)
+        # every run scored against the judgments, kept up to date by the scores
+        # screen and scored ahead for a lead while grading (`tui.scores_ahead`)
+        self.live_scores = LiveScores()
         self._quit_asked = -math.inf  # when q last asked about a waiting note
 
     def get_driver_class(self) -> type[Driver]:
@@ -313,6 +318,7 @@ class JudgepoolApp(App[None]):
         self.install_screen(GradeScreen(self.session), "grade")
         self.push_screen("grade")
         self.live.start()
+        self.call_after_refresh(self._score_ahead)
         if self._contract_refused is not None:
             self.notify(
                 self._contract_refused,
@@ -330,6 +336,10 @@ class JudgepoolApp(App[None]):
                 timeout=30,
                 markup=False,
             )
+
+    def _score_ahead(self) -> None:
+        if self.guard.allows("review") and worth_scoring_ahead(self.ws):
+            score_ahead(self, self.readers, self.live_scores, self.contract)
 
     def on_unmount(self) -> None:
         self.close_workspace()

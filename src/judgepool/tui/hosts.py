@@ -29,6 +29,7 @@ from judgepool.core.contract import Contract
 if TYPE_CHECKING:
     from textual.dom import DOMNode
 
+    from judgepool.services.live import LiveScores
     from judgepool.services.review import Scoreboard
     from judgepool.services.workspace import Workspace
     from judgepool.tui.readers import ReadConnections
@@ -71,6 +72,9 @@ class ReviewHost(Protocol):
     annotator: str
     # the active contract: a reactive, so screens can watch it and recompute
     contract: Contract
+    # every run scored against the judgments, kept between boards (and scored
+    # ahead while a lead grades: `judgepool.tui.scores_ahead`)
+    live_scores: LiveScores
 
     def queue_for_grading(self, query_id: str, doc_id: str) -> None:
         """Send a document to the grade screen ("judge the holes")."""

@@ -29,9 +29,10 @@ Bindings (also in the footer):
 
 Scoring runs in a thread worker (group ``scores``; one at a time, a request
 meanwhile taken up after it: cancelling showed nothing while two annotators
-graded) asking the screen's `judgepool.services.live.LiveScores` for the
-board: every run scored, then only the queries grades touched, with the
-numbers of `judgepool.services.review.score_workspace_runs`. The pairs'
+graded) asking the app's `judgepool.services.live.LiveScores` (scored
+ahead for a lead: `judgepool.tui.scores_ahead`) for the board: every run
+scored, then only the queries grades touched, with the numbers of
+`judgepool.services.review.score_workspace_runs`. The pairs'
 verdicts follow the board (`Scored`), on its judgments. The screen
 recomputes when the app's ``contract`` changes and after a grade is saved (at
 once when showing, else when shown again). The layout, the contract and the
@@ -177,8 +178,6 @@ class ScoresScreen(ReviewScreen):
         self.board: Scoreboard | None = None
         # the board's runs in five numbers each, for the box plot (once a board)
         self.spreads: tuple[NdcgSpread, ...] = ()
-        # every run's per-query scores, kept from board to board (`compute`)
-        self.live = LiveScores()
         self.scoring = False  # a worker is scoring; another board is wanted once it is done
         self.score_again = False
 
@@ -209,7 +208,9 @@ class ScoresScreen(ReviewScreen):
 
     @work(thread=True, exclusive=True, group="scores")
     def _score(self, readers: ReadConnections, contract: Contract) -> None:
-        scored = read(readers, lambda ws: self.live.board(ws, contract, on_progress=self.stage))
+        # the app's: kept from board to board, and maybe scored ahead
+        live = self.host.live_scores
+        scored = read(readers, lambda ws: live.board(ws, contract, on_progress=self.stage))
         board, judged = (scored, None) if isinstance(scored, Refused) else scored
         post(self, self.Scored(contract, board, judged))
 
@@ -334,7 +335,7 @@ class ScoresScreen(ReviewScreen):
 
     def action_recompute(self) -> None:
         # from scratch: the way out should the kept scores ever be in doubt
-        self.live = LiveScores()
+        self.host.live_scores = LiveScores()
         super().action_recompute()
 
     def action_store_scores(self) -> None:
