@@ -11,8 +11,8 @@ checking them, one transaction each) live in `judgepool.services`.
   file), `snapshots` (several reads that see one state), `bulk` (many rows
   per INSERT);
 - its schema: `schema` (recognising a workspace, bringing its schema up to
-  date), `migrations` (each step, oldest first; `migrations_models`: those
-  of the tables behind a model's labels);
+  date), `migrations` (a package: one module per step, listed oldest
+  first);
 - the corpus and the runs: `corpus` (queries and documents), `search`
   (full-text search over the documents), `runs` (runs as imported, read back
   as lines or columns), `run_writer` (a run written a chunk at a time),

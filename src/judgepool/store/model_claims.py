@@ -1,7 +1,7 @@
 """Claims on the items a ``judgepool prelabel`` run is asking a model about
-(the table ``model_claims``, `judgepool.store.migrations_models`), so that two
-runs of the same model at once never both ask about an item, and neither
-labels one the other labelled meanwhile.
+(the table ``model_claims``, `judgepool.store.migrations.v10_model_claims`), so
+that two runs of the same model at once never both ask about an item, and
+neither labels one the other labelled meanwhile.
 
 A run claims an item just before asking (`claim`; `claim_many`: the next
 few at once), in a short transaction of its own that also reads what the

@@ -1,8 +1,8 @@
 """A model's grades as `judgepool prelabel` records them: the event of the
 rater ``model:NAME`` and, beside it, the prompt's digest and the model's
-reply (`judgepool.store.migrations_models`), both in one short transaction,
-so a killed run leaves either both or neither, and people grading at the same
-time wait for the write lock no longer than one insert.
+reply (`judgepool.store.migrations.v09_model_replies`), both in one short
+transaction, so a killed run leaves either both or neither, and people
+grading at the same time wait for the write lock no longer than one insert.
 
 A reply is kept whole up to `REPLY_KEPT` characters, and cut there past it,
 its whole length recorded beside it (``reply_chars``) and said wherever it

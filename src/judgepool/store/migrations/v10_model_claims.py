@@ -1,32 +1,14 @@
-"""The migrations of the tables behind a model's labels (``judgepool
-prelabel``), 9 on; `judgepool.store.migrations` lists them with the rest, in
-order, and its rule holds here too: a released migration is never edited.
+"""Migration 10: ``model_claims``, the items a prelabel run is asking a model
+about, claimed in a transaction of their own (`judgepool.store.model_claims`)
+so two runs of one model at once never ask about the same item; a table, not
+a lock, so that every process opening the file sees the claims. And
+``model_replies.reply_chars``: a reply's whole length where the text kept is
+cut (`judgepool.store.model_replies`).
 """
 
 from __future__ import annotations
 
 from judgepool.store.database import Database
-
-
-def v9_model_replies(db: Database) -> None:
-    # What a model was asked and answered for each grade `judgepool prelabel`
-    # recorded: kept beside the event (one row per event, written in the same
-    # transaction) rather than in its note, which people read. The prompt's
-    # digest is how a rerun knows an item is labelled already with the same
-    # prompt (the index), and the reply is what a lead reads to see why.
-    db.executescript(
-        """
-        CREATE TABLE model_replies (
-            event_id INTEGER PRIMARY KEY REFERENCES judgment_events(id),
-            rater TEXT NOT NULL,            -- model:NAME, the event's annotator
-            prompt_digest TEXT NOT NULL,    -- sha256 of the messages and format
-            reply TEXT NOT NULL,            -- the message content, as sent
-            prompt_tokens INTEGER,          -- as the endpoint reported them
-            completion_tokens INTEGER
-        );
-        CREATE INDEX model_replies_rater ON model_replies (rater, prompt_digest);
-        """
-    )
 
 
 def v10_model_claims(db: Database) -> None:
