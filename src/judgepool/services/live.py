@@ -169,6 +169,12 @@ def _merged(provenances: Iterable[Provenance]) -> Provenance:
     return Provenance(people, imports, adjudications, dict(models), unused)
 
 
+def stored_run_lines(ws: Workspace) -> int | None:
+    """The lines of the workspace's stored runs in all; None when it holds none."""
+    stored = run_store.list_runs(ws)
+    return sum(run.lines for run in stored) if stored else None
+
+
 class LiveScores:
     """Every stored run scored against the workspace's judgments under one
     contract at a time (`board`), kept between calls: a call after grades

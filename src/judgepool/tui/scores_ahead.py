@@ -27,9 +27,8 @@ from textual.app import App
 
 from judgepool.core.contract import Contract
 from judgepool.core.errors import JudgepoolError
-from judgepool.services.live import LiveScores
-from judgepool.store import runs as run_store
-from judgepool.store.workspace import Workspace
+from judgepool.services.live import LiveScores, stored_run_lines
+from judgepool.services.workspace import Workspace
 from judgepool.tui.readers import ReadConnections
 
 # Run lines in all up to which the scores are made ready ahead (DL20's five
@@ -40,8 +39,8 @@ GROUP: Final = "scores-ahead"
 
 def worth_scoring_ahead(ws: Workspace, limit: int = AHEAD_LINES) -> bool:
     """Whether the workspace has runs, and at most ``limit`` lines in all."""
-    stored = run_store.list_runs(ws)
-    return bool(stored) and sum(run.lines for run in stored) <= limit
+    lines = stored_run_lines(ws)
+    return lines is not None and lines <= limit
 
 
 def score_ahead(

@@ -208,8 +208,7 @@ class ScoresScreen(ReviewScreen):
 
     @work(thread=True, exclusive=True, group="scores")
     def _score(self, readers: ReadConnections, contract: Contract) -> None:
-        # the app's: kept from board to board, and maybe scored ahead
-        live = self.host.live_scores
+        live = self.host.live_scores  # the app's: kept between boards, maybe scored ahead
         scored = read(readers, lambda ws: live.board(ws, contract, on_progress=self.stage))
         board, judged = (scored, None) if isinstance(scored, Refused) else scored
         post(self, self.Scored(contract, board, judged))
