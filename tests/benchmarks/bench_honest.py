@@ -34,9 +34,9 @@ from typing import Any
 from judgepool.core.aggregate import evaluate
 from judgepool.core.verdicts import RunInput, compare
 
-# the replay's loaders and starts are bench_probable's, beside this file
+# the replay's loaders and starts (replay_starts.py, beside this file)
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_probable import (
+from replay_starts import (
     CONFIDENCE,
     CONTRACT,
     DEFAULT_DATA,

@@ -13,8 +13,12 @@ every judgment known (a document the qrels never judged counts as 0 there, as
 - ``bm25pool5``: only the documents of BM25's depth-5 pool judged.
 
 For each, `judgepool.core.verdicts.compare` with ``--draws`` draws (default
-10,000) and confidence 0.95 under (i) the rank prior and (ii) a model prior
-from a *simulated* judge: each item's true grade plus Gaussian noise, rounded
+10,000) and confidence 0.95 under (i) the holes' prior ``--prior-kind``
+(``rank``, the default, which the README's first tables were measured with,
+or ``runs``, compare's default) and (ii) a model prior over it, from a
+*simulated* judge (or, with ``--judge FILE``, a real LLM judge's confusion
+with NIST's grades, carried onto the items: `replay_starts.judge_labels`).
+The simulated judge: each item's true grade plus Gaussian noise, rounded
 and clipped to 0..3, the noise's width found by bisection so that the labels'
 linear κ with the true grades is ``--kappa`` (default 0.6; the width and the
 κ reached are printed). The simulated judge labels every judged item of the
@@ -29,9 +33,11 @@ Goals (issue 19): rank prior ≥ 60 % decided and ≤ 5 % wrong; model prior
 Then the settle order. From ``bm25pool5``, the holes (the documents of the
 six runs' top 10 without a judgment) are judged one at a time, revealing
 the true grade (a hole the qrels never judged counts as 0), in settle order
-(`judgepool.core.settle.SettleState`, updated after each judgment and asked
-for its first hole, as the app's queue is) and in depth order (by rank,
-round-robin over the runs). The verdicts are recomputed every ``--batch``
+(`judgepool.core.settle.SettleState` on the same prior as the comparisons,
+updated after each judgment and asked for its first hole, as the app's queue
+is; with ``--team N``, asked for a batch of N holes, `SettleState.batch`,
+all judged before it is asked again, as a team of N would) and in depth
+order (by rank, round-robin over the runs). The verdicts are recomputed every ``--batch``
 judgments (default 20) with ``--batch-draws`` draws (default 2,000), and at
 the end. For each pair undecided at the start: the number of judgments
 until it reaches a correct decided verdict and keeps it at every later
@@ -41,19 +47,20 @@ last such pair) than depth.
 
     .venv/bin/python tests/benchmarks/bench_probable.py [--datasets dl19,dl20]
         [--seeds 20] [--draws 10000] [--batch 20] [--batch-draws 2000]
-        [--replay-priors rank,model] [--skip-replay] [--data DIR] [--json OUT]
+        [--replay-priors rank,model] [--prior-kind rank|runs] [--team N]
+        [--judge llmjudge/model.NAME.qrels] [--skip-replay] [--data DIR] [--json OUT]
 
 Everything runs in this process through the core's APIs (no subprocess per
-step); the whole run takes a few minutes on the 2-core machine.
+step); the whole run takes a few minutes on the 2-core machine. The datasets,
+starts and judges are `replay_starts`'s (shared with ``bench_honest.py`` and
+``bench_sample.py``).
 """
 
 from __future__ import annotations
 
 import argparse
-import itertools
 import json
 import os
-import random
 import statistics
 import sys
 import time
@@ -62,191 +69,39 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
-from judgepool.core.aggregate import evaluate, group_by_query
-from judgepool.core.agreement import cohen_kappa
-from judgepool.core.bounds import TopK
-from judgepool.core.contract import Contract
-from judgepool.core.priors import ModelLabels
-from judgepool.core.ranking import form_list
 from judgepool.core.settle import REFRESH_TOLERANCE, SettleState, depth_order
-from judgepool.core.types import RunEntry
-from judgepool.core.verdicts import ComparisonReport, RunInput, compare
-from judgepool.formats.trec import read_qrels, read_run
+from judgepool.core.verdicts import ComparisonReport
 
-HERE = Path(__file__).resolve().parent
-# the project's shared data folder beside the repository (or a worktree's parents)
-DEFAULT_DATA = next(
-    (p / "shared" / "data" for p in HERE.parents if (p / "shared" / "data").is_dir()),
-    HERE.parents[2] / "shared" / "data",
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+# the datasets, starts and judges, shared with bench_honest.py and bench_sample.py
+import replay_starts
+from replay_starts import (
+    CONFIDENCE,
+    CONTRACT,
+    DEFAULT_DATA,
+    HIDDEN_SHARE,
+    NAMES,
+    PAIRS,
+    POOL_DEPTH,
+    POOL_RUN,
+    Dataset,
+    Judged,
+    comparison,
+    hide_share,
+    judge_labels,
+    load,
+    noise_for_kappa,
+    pool_of,
+    real_confusion,
+    tops_of,
+    true_grade,
 )
-RUNS = {
-    "bm25": "bm25.top100",
-    "bm25-rm3": "bm25-rm3.top100",
-    "tasb": "tasb.top100",
-    "openai-ada2": "openai-ada2.top100",
-    "splade-pp-ed": "splade-pp-ed.top100",
-    "repllama": "repllama.top1000",
-}
-NAMES = tuple(RUNS)
-PAIRS = list(itertools.combinations(range(len(NAMES)), 2))
-CONTRACT = Contract(k=10, unjudged="zero")
-CONFIDENCE = 0.95
-HIDDEN_SHARE = 0.3
-POOL_RUN, POOL_DEPTH = "bm25", 5
+
 GOALS = {"rank": (0.60, 0.05), "model": (0.75, 0.05)}  # (decided at least, wrong at most)
 REPLAY_GOAL = 0.5
 # the tables of the README were measured with the rank prior (and the model's
 # over it): compare's default is now the runs prior (bench_honest.py has both)
 PRIOR_KIND = "rank"
-MODEL = "simulated"
-
-Judged = dict[str, dict[str, int]]
-
-
-@dataclass(frozen=True)
-class Dataset:
-    name: str
-    qrels: Judged
-    runs: dict[str, dict[str, list[RunEntry]]]  # each run's formed top 10 entries per query
-    truth: tuple[float, ...]  # each pair's mean difference under the full qrels
-
-
-def load(data: Path, name: str) -> Dataset:
-    folder = data / f"{name}-passage"
-    qrels_path = folder / f"qrels.{name}-passage.txt"
-    if not qrels_path.is_file():
-        sys.exit(f"bench_probable: {qrels_path} not found (use --data DIR)")
-    qrels = {q: dict(d) for q, d in read_qrels(qrels_path, CONTRACT.scale).judgments.items()}
-    runs: dict[str, dict[str, list[RunEntry]]] = {}
-    for run, file in RUNS.items():
-        grouped = group_by_query(read_run(folder / "runs" / f"{file}.trec").entries)
-        # under unjudged=zero the formed order does not depend on the
-        # judgments: each run's top 10 entries, formed once, score as the
-        # whole run does (checked below) and make every later step cheap
-        runs[run] = {}
-        for query, entries in grouped.items():
-            if query in qrels:
-                formed = form_list(query, entries, qrels[query], CONTRACT)
-                keep = {d.entity for d in formed.deduplicated[: CONTRACT.k]}
-                runs[run][query] = [e for e in entries if e.doc_id in keep]
-        whole = evaluate(grouped, qrels, CONTRACT)
-        short = evaluate(runs[run], qrels, CONTRACT)
-        assert [r.ndcg for r in whole.per_query] == [r.ndcg for r in short.per_query], run
-    report = comparison(runs, qrels, draws=0)
-    truth = tuple(p.mean_diff or 0.0 for p in report.pairs)
-    assert all(d != 0 for d in truth), "a pair tied under the full qrels"
-    return Dataset(name, qrels, runs, truth)
-
-
-def tops_of(
-    runs: Mapping[str, Mapping[str, Sequence[RunEntry]]], judged: Judged
-) -> list[dict[str, TopK]]:
-    tops = []
-    for grouped in runs.values():
-        top: dict[str, TopK] = {}
-        for query, entries in grouped.items():
-            if query in judged:
-                formed = form_list(query, entries, judged[query], CONTRACT)
-                top[query] = tuple((d.entity, d.grade) for d in formed.deduplicated[: CONTRACT.k])
-        tops.append(top)
-    return tops
-
-
-def comparison(
-    runs: Mapping[str, Mapping[str, Sequence[RunEntry]]],
-    judged: Judged,
-    *,
-    draws: int,
-    seed: int = 0,
-    model: ModelLabels | None = None,
-) -> ComparisonReport:
-    tops = tops_of(runs, judged)
-    inputs = [
-        RunInput(name, evaluate(grouped, judged, CONTRACT), top)
-        for (name, grouped), top in zip(runs.items(), tops, strict=True)
-    ]
-    # the statistics are not what is measured: one permutation, one resample
-    return compare(
-        inputs, judged, CONTRACT, PAIRS, permutations=1, bootstrap=1, seed=seed,
-        draws=draws, confidence=CONFIDENCE, model=model, prior_kind=PRIOR_KIND,
-    )  # fmt: skip
-
-
-# -- the starts -----------------------------------------------------------------
-
-
-def hide_share(qrels: Judged, share: float, seed: int) -> Judged:
-    items = [(q, d) for q in sorted(qrels) for d in sorted(qrels[q])]
-    hidden = set(random.Random(seed).sample(items, round(share * len(items))))
-    return {q: {d: g for d, g in qrels[q].items() if (q, d) not in hidden} for q in qrels}
-
-
-def pool_of(dataset: Dataset, run: str, depth: int) -> Judged:
-    tops = tops_of({run: dataset.runs[run]}, dataset.qrels)[0]
-    judged: Judged = {q: {} for q in dataset.qrels}
-    for query, top in tops.items():
-        for doc, _ in top[:depth]:
-            if doc in dataset.qrels[query]:
-                judged[query][doc] = dataset.qrels[query][doc]
-    return judged
-
-
-def true_grade(dataset: Dataset, query: str, doc: str) -> int:
-    """The qrels' grade; 0 for a document the qrels never judged (as scored)."""
-    return dataset.qrels.get(query, {}).get(doc, 0)
-
-
-# -- the simulated judge ----------------------------------------------------------
-
-
-def labelled_items(dataset: Dataset) -> list[tuple[str, str]]:
-    """Every judged item and every document of the six runs' top 10."""
-    items = {(q, d) for q, docs in dataset.qrels.items() for d in docs}
-    for grouped in dataset.runs.values():
-        for query, entries in grouped.items():
-            items.update((query, e.doc_id) for e in entries)
-    return sorted(items)
-
-
-def noisy_labels(truth: np.ndarray, width: float, rng: np.random.Generator) -> np.ndarray:
-    low, high = min(CONTRACT.scale.grades), max(CONTRACT.scale.grades)
-    return np.clip(np.rint(truth + width * rng.standard_normal(truth.size)), low, high)
-
-
-def noise_for_kappa(dataset: Dataset, kappa: float) -> tuple[float, float]:
-    """The noise width whose labels reach linear κ ``kappa`` with the qrels'
-    grades (bisection, with one fixed stream of noise), and the κ reached."""
-    people = np.array([g for docs in dataset.qrels.values() for g in docs.values()], float)
-    normal = np.random.default_rng(12345).standard_normal(people.size)
-
-    def reached(width: float) -> float:
-        low, high = min(CONTRACT.scale.grades), max(CONTRACT.scale.grades)
-        labels = np.clip(np.rint(people + width * normal), low, high)
-        value = cohen_kappa(people, labels, "linear").value
-        return float(value if value is not None else 0.0)
-
-    low, high = 0.0, 5.0
-    for _ in range(40):
-        middle = (low + high) / 2
-        if reached(middle) > kappa:
-            low = middle
-        else:
-            high = middle
-    width = (low + high) / 2
-    return width, reached(width)
-
-
-def simulated_judge(dataset: Dataset, width: float, seed: int) -> ModelLabels:
-    items = labelled_items(dataset)
-    truth = np.array([true_grade(dataset, q, d) for q, d in items], dtype=np.float64)
-    labels = noisy_labels(truth, width, np.random.default_rng([seed, 7]))
-    graded: dict[str, dict[str, int]] = {}
-    for (query, doc), label in zip(items, labels, strict=True):
-        graded.setdefault(query, {})[doc] = int(label)
-    return ModelLabels(MODEL, graded)
-
 
 # -- verdicts against the truth -----------------------------------------------------
 
@@ -309,8 +164,11 @@ def scenarios(dataset: Dataset, args: argparse.Namespace, width: float) -> dict[
     found: dict[str, Any] = {}
     for start, seed, judged in starts:
         for prior in ("rank", "model"):
-            model = simulated_judge(dataset, width, seed) if prior == "model" else None
-            report = comparison(dataset.runs, judged, draws=args.draws, seed=seed, model=model)
+            model = judge_labels(dataset, width, seed) if prior == "model" else None
+            report = comparison(
+                dataset.runs, judged, draws=args.draws, seed=seed, model=model,
+                prior_kind=PRIOR_KIND,
+            )  # fmt: skip
             assert report.population == tuple(sorted(dataset.qrels)), "the population changed"
             found.setdefault(f"{start}/{prior}", []).append(tally(report, dataset.truth))
     return found
@@ -347,14 +205,14 @@ def replay(
     every checkpoint (after each batch, and at the end). ``seed`` seeds the
     settle state's draws, the checkpoints' draws and the simulated judge."""
     judged = pool_of(dataset, POOL_RUN, POOL_DEPTH)
-    model = simulated_judge(dataset, width, seed) if prior == "model" else None
+    model = judge_labels(dataset, width, seed) if prior == "model" else None
     tops = tops_of(dataset.runs, judged)
     queries = sorted(dataset.qrels)
     state: SettleState | None = None
     sequence: list[tuple[str, str]] = []
     if order == "settle":
         state = SettleState(NAMES, tops, judged, CONTRACT, queries, PAIRS, model=model, seed=seed,
-                            refresh=args.refresh, aim=args.aim)  # fmt: skip
+                            refresh=args.refresh, aim=args.aim, prior=PRIOR_KIND)  # fmt: skip
         holes = len(state.holes())
     else:
         ranked = depth_order(dict(zip(NAMES, tops, strict=True)), CONTRACT.k)
@@ -362,18 +220,23 @@ def replay(
         holes = len(sequence)
 
     def verdicts() -> str:
-        report = comparison(dataset.runs, judged, draws=args.batch_draws, seed=seed, model=model)
+        report = comparison(
+            dataset.runs, judged, draws=args.batch_draws, seed=seed, model=model,
+            prior_kind=PRIOR_KIND,
+        )  # fmt: skip
         return states(report, dataset.truth)
 
     checkpoints = [0]
     history = [verdicts()]
     started = time.perf_counter()
     ranking_seconds = 0.0
+    batch: list[tuple[str, str]] = []  # a team's batch, judged before the next is chosen
     for done in range(1, holes + 1):
         if state is not None:
             clock = time.perf_counter()
-            hole = state.priorities()[0][0]
-            query, doc = hole.query_id, hole.doc_id
+            if not batch:
+                batch = [(h.query_id, h.doc_id) for h, _ in state.batch(args.team)]
+            query, doc = batch.pop(0)
             state.judge(query, doc, true_grade(dataset, query, doc))
             ranking_seconds += time.perf_counter() - clock
         else:
@@ -444,21 +307,29 @@ def replay_summary(settle: dict[str, Any], depth: dict[str, Any]) -> dict[str, A
 def print_scenarios(
     name: str, found: Mapping[str, Sequence[Tally]], width: float, kappa: float
 ) -> dict[str, Any]:
-    print(
-        f"\n{name}: simulated judge = true grade + N(0, {width:.3f}²), rounded, clipped to 0..3; "
-        f"linear κ {kappa:.3f} with the qrels' grades (target {KAPPA_TARGET[0]:.2f})"
-    )
+    if replay_starts.REAL_JUDGE[0] is None:
+        print(
+            f"\n{name}: simulated judge = true grade + N(0, {width:.3f}²), rounded, clipped to "
+            f"0..3; linear κ {kappa:.3f} with the qrels' grades (target {KAPPA_TARGET[0]:.2f})"
+        )
+    else:
+        rows = "; ".join(
+            f"{truth}: " + " ".join(f"{p:.2f}" for p in row)
+            for truth, row in enumerate(replay_starts.REAL_JUDGE[0])
+        )
+        print(f"\n{name}: a real judge's confusion carried onto the items, P(label | grade) {rows}")
     print(f"  {'start / prior':22} {'decided/15 (median, mean, min-max)':38} {'settled':>8} "
           f"{'wrong probable':>16} {'κ of the prior':>15}  goal")  # fmt: skip
     out = {}
     for key, tallies in found.items():
         s = summarise(tallies)
-        prior = key.split("/")[1]
+        start, prior = key.split("/")
+        label = f"{start}/{PRIOR_KIND}" + (" + model" if prior == "model" else "")
         least, most = GOALS[prior]
         met = s["decided_share"] >= least and s["wrong_share"] <= most
         kappa_text = "" if s["model_kappa_median"] is None else f"{s['model_kappa_median']:.3f}"
         print(
-            f"  {key:22} {s['decided_median']:>5} {s['decided_mean']:6.2f} "
+            f"  {label:22} {s['decided_median']:>5} {s['decided_mean']:6.2f} "
             f"{s['decided_min']:>3}-{s['decided_max']:<3} ({s['decided_share']:5.1%} of "
             f"{len(PAIRS) * s['seeds']:>3})   {s['settled_mean']:6.2f} "
             f"{s['probable_wrong']:>4}/{s['probable']:<4} {s['wrong_share']:5.1%} {kappa_text:>15}"
@@ -474,6 +345,7 @@ KAPPA_TARGET = [0.6]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    global PRIOR_KIND  # one prior for the whole run, read by comparison() and replay()
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--datasets", default="dl19,dl20")
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
@@ -489,11 +361,32 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--aim", type=float, default=None,
         help="the P(A ahead) the settle order works toward [default: the state's own]",
     )  # fmt: skip
+    parser.add_argument(
+        "--judge", type=Path, default=None,
+        help="a real LLM judge's labels (a model.*.qrels file of the shared data's llmjudge "
+        "folder): its confusion with NIST's grades, carried onto the dataset, gives the "
+        "model's labels instead of the simulated judge's [default: the simulated judge]",
+    )  # fmt: skip
+    parser.add_argument(
+        "--team", type=int, default=1,
+        help="annotators judging at once in the replay: the settle order hands out a batch "
+        "of this many holes (SettleState.batch) and chooses again once all are judged "
+        "[default: 1, the order re-planned after every judgment]",
+    )  # fmt: skip
+    parser.add_argument(
+        "--prior-kind", choices=("rank", "runs"), default=PRIOR_KIND,
+        help="the holes' prior under the model's, for the comparisons and the settle order "
+        "alike (they must agree: an order aiming at one prior's verdicts is judged by the "
+        "other's otherwise) [default: %(default)s]",
+    )  # fmt: skip
     parser.add_argument("--skip-replay", action="store_true")
     parser.add_argument("--skip-scenarios", action="store_true")
     parser.add_argument("--json", type=Path, default=None)
     args = parser.parse_args(argv)
     KAPPA_TARGET[0] = args.kappa
+    if args.judge is not None:
+        replay_starts.REAL_JUDGE[0] = real_confusion(args.judge)
+    PRIOR_KIND = args.prior_kind
     print(
         f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}; "
         f"k = {CONTRACT.k}, unjudged=zero, confidence {CONFIDENCE}; the model's labels are "
@@ -537,8 +430,9 @@ def print_replay(
     # with the model prior the pairs undecided at the start differ by seed
     pairs = sorted({pair for one in seeds for pair in one["summary"]["pairs"]})
     print(
-        f"\n{name} replay from BM25's depth-5 pool, {prior} prior"
-        f"{' (simulated judge)' if prior == 'model' else ''}: {first['settle']['holes']} holes "
+        f"\n{name} replay from BM25's depth-5 pool, "
+        f"{'simulated judge over the ' if prior == 'model' else ''}{PRIOR_KIND} prior, "
+        f"settle in batches of {args.team}: {first['settle']['holes']} holes "
         f"(a hole the qrels never judged counts as 0); verdicts every {args.batch} judgments "
         f"with {args.batch_draws} draws; at the start (S settled, P probable and right, "
         f"W probable and wrong, - undecided), per seed: "

@@ -51,8 +51,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-# the replay harness's loaders
-from bench_probable import (
+# the replay harness's loaders (replay_starts.py)
+from replay_starts import (
     CONTRACT,
     DEFAULT_DATA,
     HIDDEN_SHARE,
