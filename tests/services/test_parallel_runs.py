@@ -1,5 +1,6 @@
-"""services.runs.parallel_runs: workers stopped on a failure, a killed worker
-reported, errors rebuilt whole from their pickles."""
+"""services.runs.parallel_runs: runs handed to workers as plain values (a
+file, a stored run), workers stopped on a failure, a killed worker reported,
+errors rebuilt whole from their pickles."""
 
 from __future__ import annotations
 
@@ -26,18 +27,20 @@ from judgepool.core.errors import (
     UnjudgedEntry,
     UnjudgedRejected,
 )
+from judgepool.core.scored_run import ScoredRun
+from judgepool.services.imports import import_run
 from judgepool.services.judgments_source import JudgmentsSource
 from judgepool.services.runs.parallel_runs import (
-    Against,
     RemoteTraceback,
-    RunJob,
     WorkerStopped,
     default_jobs,
     map_runs,
     parallel,
-    score_task,
 )
+from judgepool.services.runs.passes import Against, Wanted
+from judgepool.services.runs.sources import RunSource, file_source, stored_source
 from judgepool.services.runs.worker_pool import WorkerPool
+from judgepool.services.workspace import init_workspace
 from judgepool.store.workspace import WorkspaceBusy
 from tests.sigint import ctrl_c_as_on_a_terminal
 
@@ -54,6 +57,13 @@ def slow_run(path: Path, depth: int = 200) -> str:
 
 def against(**policies: str) -> Against:
     return Against(JudgmentsSource(JUDGMENTS, "digest"), Contract(**policies), "fast")  # type: ignore[arg-type]
+
+
+def scores(sources: list[RunSource], read_against: Against, jobs: int) -> list[ScoredRun]:
+    """``judgepool score`` of ``sources`` with ``--jobs jobs``."""
+    return [
+        outcome.scored_run() for outcome in map_runs(sources, read_against, Wanted(), jobs=jobs)
+    ]
 
 
 def workers() -> list[int]:
@@ -88,7 +98,7 @@ def test_a_worker_reads_one_run_after_another(tmp_path: Path) -> None:
     watcher = threading.Thread(target=watch)
     watcher.start()
     try:
-        results = map_runs(score_task, [RunJob(slow)] * 5, against(), jobs=2)
+        results = scores([file_source(slow)] * 5, against(), jobs=2)
     finally:
         stop.set()
         watcher.join()
@@ -109,20 +119,20 @@ def test_a_worker_that_dies_as_it_starts_fails_its_run(
 
     monkeypatch.setattr(ForkServerProcess, "start", broken_start)
     with pytest.raises(WorkerStopped, match=r"/r: the worker .* ended as it was started"):
-        map_runs(score_task, [RunJob(str(run)), RunJob(str(run))], against(), jobs=2)
+        scores([file_source(run), file_source(run)], against(), jobs=2)
 
 
 def test_a_failure_stops_the_workers_still_running(tmp_path: Path) -> None:
     slow = slow_run(tmp_path / "slow")
     refused = tmp_path / "refused"
     refused.write_text("q1 Q0 unjudged 1 1.0 t\n")
-    runs = [RunJob(str(refused)), RunJob(slow), RunJob(slow)]
+    runs = [file_source(refused), file_source(slow), file_source(slow)]
     started = time.monotonic()
     with pytest.raises(UnjudgedRejected, match="refused: 1 unjudged"):
-        map_runs(score_task, runs, against(), jobs=3)
+        scores(runs, against(), jobs=3)
     assert workers() == []  # stopped, not left to finish
     alone = time.monotonic()
-    map_runs(score_task, [RunJob(slow)], against(), jobs=1)
+    scores([file_source(slow)], against(), jobs=1)
     # the refusal came back before a slow run could have been scored
     assert alone - started < 2 * (time.monotonic() - alone) + 1.0
 
@@ -144,7 +154,7 @@ def test_a_killed_worker_is_reported_for_its_run(tmp_path: Path) -> None:
     killer.start()
     try:
         with pytest.raises(WorkerStopped, match=r"slow: the worker .*SIGKILL.*fewer --jobs"):
-            map_runs(score_task, [RunJob(slow), RunJob(slow)], against(), jobs=1 + 1)
+            scores([file_source(slow), file_source(slow)], against(), jobs=1 + 1)
     finally:
         killer.join()
     assert found and workers() == []
@@ -156,7 +166,7 @@ def test_an_unexpected_error_keeps_where_it_was_raised(tmp_path: Path) -> None:
     # a contract that is not one: the worker's AttributeError, with its traceback
     broken = Against(JudgmentsSource(JUDGMENTS, "digest"), None, "fast")  # type: ignore[arg-type]
     with pytest.raises(AttributeError) as caught:
-        map_runs(score_task, [RunJob(str(good)), RunJob(str(good))], broken, jobs=2)
+        scores([file_source(good), file_source(good)], broken, jobs=2)
     assert isinstance(caught.value.__cause__, RemoteTraceback)
     assert "in the worker process" in str(caught.value.__cause__)
 
@@ -182,14 +192,31 @@ def test_judgepool_errors_survive_pickling_whole(error: JudgepoolError) -> None:
 def test_when_runs_are_read_in_workers(tmp_path: Path) -> None:
     run = tmp_path / "r"
     run.write_text("q1 Q0 d0 1 1.0 t\n")
-    files = [RunJob(str(run)), RunJob(str(run))]
+    files: list[RunSource] = [file_source(run), file_source(run)]
     assert parallel(2, files) and not parallel(1, files) and not parallel(4, files[:1])
-    assert parallel(2, [RunJob("a stored run", stored=True), RunJob(str(run))])
-    assert not parallel(2, [RunJob(str(run)), RunJob("/dev/stdin")])  # only we can read it
+    with init_workspace(tmp_path / "w.sqlite") as ws:
+        assert parallel(2, [stored_source(ws, "a stored run"), file_source(run)])
+    assert not parallel(2, [file_source(run), file_source("/dev/stdin")])  # only we can read it
     with pytest.raises(ValueError, match="at least 1"):
         parallel(0, files)
     assert default_jobs(1) == 1
     assert default_jobs(1000) == len(os.sched_getaffinity(0))
+
+
+def test_a_run_goes_to_its_worker_as_a_plain_value(tmp_path: Path) -> None:
+    # a file as its path; a stored run as its workspace's path and its name,
+    # read there through a connection of the worker's own
+    run = tmp_path / "sys.trec"
+    run.write_text("q1 Q0 d2 1 2.0 t\nq1 Q0 d1 2 1.0 t\nq2 Q0 d0 1 1.0 t\n")
+    assert pickle.loads(pickle.dumps(file_source(run))) == file_source(run)
+    with init_workspace(tmp_path / "w.sqlite") as ws:
+        import_run(ws, run, name="sys")
+        sources = [file_source(run), stored_source(ws, "sys"), file_source(run)]
+        here = scores(sources, against(), jobs=1)
+        elsewhere = scores(sources, against(), jobs=2)
+    assert elsewhere == here
+    assert [result.run for result in elsewhere] == [str(run), "sys", str(run)]
+    assert here[1].evaluation == here[0].evaluation
 
 
 def reader_threads(against: object, job: object) -> int:

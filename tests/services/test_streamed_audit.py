@@ -1,15 +1,16 @@
 """A run audited in chunks gives the whole-file audit's report, byte for byte.
 
-`services.runs.auditing.audit_in_chunks` is held to the whole-file fast audit
-(`audit_run_file` below the streaming threshold) and to the reference audit
+`services.runs.passes.read` of a file in chunks (`in_chunks=True`) is held to
+the whole-file fast audit (below the streaming threshold) and to the reference audit
 (`formats.trec.read_run(collect_errors=True)` + `audit.audit_run`) on the
 random files of `tests/core/test_fast_audit` (bad lines of every kind among
 comments and blank lines, CR LF, a byte order mark, gzip, runs that split
 queries, duplicates, ties, unknown/missing/zero-IDCG queries), read in tiny
 chunks so that cuts fall inside queries and lines and next to the bad lines.
 The JSON of the reports must be identical. ``score --audit`` of such a file
-(`score_and_audit_run`) gives the scores and the audit of the whole-file pass,
-and refuses a bad line with the same `InputError`.
+(`SCORE_AND_AUDIT`; `REFUSAL_KEPT` as the audit screen reads) gives the scores
+and the audit of the whole-file pass, and refuses a bad line with the same
+`InputError`.
 """
 
 from __future__ import annotations
@@ -28,18 +29,36 @@ from judgepool.core.contract import Contract
 from judgepool.core.errors import InputError, PolicyError
 from judgepool.formats.trec import read_run
 from judgepool.services.judgments_source import JudgmentsSource
-from judgepool.services.runs.auditing import (
-    audit_in_chunks,
-    audit_run_file,
-    score_and_audit_file,
-    score_and_audit_in_chunks,
-    score_and_audit_run,
-)
+from judgepool.services.runs.passes import Against, RunOutcome, Wanted, read
+from judgepool.services.runs.sources import file_source
 from tests.core.test_fast_audit import Judged, show_difference, write_case
 from tests.services.test_streaming import CHUNK_SIZES, _split_run
 
 BATCHES = 6
 PER_BATCH = 60  # 360 files, each audited in chunks of a random size
+
+AUDIT = Wanted(score=False, audit=True)  # judgepool audit
+SCORE_AND_AUDIT = Wanted(audit=True)  # score --audit: the contract's refusal raised
+REFUSAL_KEPT = Wanted(audit=True, refusal_kept=True)  # the audit screen: kept
+
+
+def _read(
+    path: Path, judgments: Judged, contract: Contract, wanted: Wanted, **options: Any
+) -> RunOutcome:
+    """The run file read as ``wanted`` asks (``in_chunks=True``: in chunks
+    whatever its size, in reads of ``chunk_bytes``)."""
+    against = Against(JudgmentsSource(judgments, "qrels"), contract)
+    return read(against, file_source(path), wanted, **options)
+
+
+def _audit(path: Path, judgments: Judged, contract: Contract, **options: Any) -> AuditReport:
+    return _read(path, judgments, contract, AUDIT, **options).audit_report()
+
+
+def _audit_in_chunks(
+    path: Path, judgments: Judged, contract: Contract, **options: Any
+) -> AuditReport:
+    return _audit(path, judgments, contract, in_chunks=True, **options)
 
 
 def _json(report: AuditReport) -> str:
@@ -77,18 +96,15 @@ def _outcome(compute: Any) -> tuple[str, Any]:
 def _check(path: Path, judgments: Judged, contract: Contract, chunk_bytes: int) -> list[str]:
     """Assert both chunked passes equal the whole-file ones on ``path``; the notes said."""
     notes: list[str] = []
-    whole = audit_run_file(path, judgments, contract)
+    whole = _audit(path, judgments, contract)
     expected = _reference(path, judgments, contract)
     assert whole == expected, show_difference(expected, whole)
-    got = audit_in_chunks(path, judgments, contract, chunk_bytes=chunk_bytes, on_note=notes.append)
+    got = _audit_in_chunks(path, judgments, contract, chunk_bytes=chunk_bytes, on_note=notes.append)
     assert _json(got) == _json(whole), show_difference(whole, got)
     assert got == whole
-    both_whole = _outcome(lambda: score_and_audit_file(path, judgments, "qrels", contract))
-    both_chunked = _outcome(
-        lambda: score_and_audit_in_chunks(
-            path, judgments, "qrels", contract, chunk_bytes=chunk_bytes, on_note=notes.append
-        )
-    )
+    both_whole = _outcome(lambda: _read(path, judgments, contract, REFUSAL_KEPT))
+    chunked = {"in_chunks": True, "chunk_bytes": chunk_bytes, "on_note": notes.append}
+    both_chunked = _outcome(lambda: _read(path, judgments, contract, REFUSAL_KEPT, **chunked))
     assert both_chunked == both_whole
     for note in notes:
         assert "does not keep each query's lines together" in note
@@ -118,7 +134,7 @@ def test_bad_lines_next_to_every_cut_are_listed_with_their_line_in_the_file(
     judgments = {f"q{n}": {f"d{7 * n}": 1} for n in range(12)}
     for chunk_bytes in CHUNK_SIZES:
         _check(path, judgments, Contract(k=5), chunk_bytes)
-    report = audit_in_chunks(path, judgments, Contract(k=5), chunk_bytes=30)
+    report = _audit_in_chunks(path, judgments, Contract(k=5), chunk_bytes=30)
     assert [bad.line for bad in report.findings.bad_lines] == [4, 21, 22, 51, 71]
     assert report.lines == 75
 
@@ -140,7 +156,7 @@ def test_a_run_that_splits_a_query_is_grouped_and_says_so(
     # the audit lists it (score --audit refuses it, as the whole-file pass does)
     notes = _check(path, judgments, Contract(k=10), 1000)
     assert "grouped by query through" in notes[0]
-    report = audit_in_chunks(path, judgments, Contract(k=10), chunk_bytes=1000, on_note=print)
+    report = _audit_in_chunks(path, judgments, Contract(k=10), chunk_bytes=1000, on_note=print)
     assert [bad.line for bad in report.findings.bad_lines] == [201]
     assert not list(spill.iterdir())
 
@@ -151,19 +167,17 @@ def test_audit_and_score_audit_of_a_large_file_stream(
     path = tmp_path / "split.run"
     judgments = _split_run(path)
     contract = Contract(k=10, unjudged="zero")
-    whole_report = audit_run_file(path, judgments, contract)
-    whole_both = score_and_audit_run(None, str(path), JudgmentsSource(judgments, "qrels"), contract)
+    whole_report = _audit(path, judgments, contract)
+    whole_both = _read(path, judgments, contract, SCORE_AND_AUDIT)
     stages: list[str] = []
     monkeypatch.setattr(streaming, "STREAM_FROM_BYTES", 1)
     monkeypatch.setattr(streaming, "stderr_note", lambda text: stages.append("note"))
     monkeypatch.setattr("judgepool.formats.fast_run.chunks.CHUNK_BYTES", 64)
-    streamed_report = audit_run_file(path, judgments, contract, on_progress=stages.append)
+    streamed_report = _audit(path, judgments, contract, on_progress=stages.append)
     assert any(stage.startswith("reading and auditing") for stage in stages)
     assert _json(streamed_report) == _json(whole_report)
     stages.clear()
-    streamed_both = score_and_audit_run(
-        None, str(path), JudgmentsSource(judgments, "qrels"), contract, on_progress=stages.append
-    )
+    streamed_both = _read(path, judgments, contract, SCORE_AND_AUDIT, on_progress=stages.append)
     assert any(stage.startswith("reading and scoring and auditing") for stage in stages)
     assert streamed_both == whole_both
 
@@ -176,12 +190,12 @@ def test_score_audit_of_a_large_file_refuses_as_the_whole_file(
     strict = Contract(k=10, duplicates="reject")
     monkeypatch.setattr(streaming, "STREAM_FROM_BYTES", 1)
     with pytest.raises(PolicyError, match="d1"):
-        score_and_audit_run(None, str(path), JudgmentsSource({"q": {"d1": 1}}, "qrels"), strict)
+        _read(path, {"q": {"d1": 1}}, strict, SCORE_AND_AUDIT)
     empty = tmp_path / "empty"
     empty.write_text("# nothing\n", "ascii")
     with pytest.raises(InputError, match="has no run lines"):
-        score_and_audit_run(None, str(empty), JudgmentsSource({"q": {"d1": 1}}, "qrels"), strict)
-    assert audit_run_file(empty, {"q": {"d1": 1}}, strict).lines == 1
+        _read(empty, {"q": {"d1": 1}}, strict, SCORE_AND_AUDIT)
+    assert _audit(empty, {"q": {"d1": 1}}, strict).lines == 1
 
 
 def test_a_tie_of_zeros_reports_the_first_member_s_sign_in_any_chunk(tmp_path: Path) -> None:
@@ -191,7 +205,7 @@ def test_a_tie_of_zeros_reports_the_first_member_s_sign_in_any_chunk(tmp_path: P
     path.write_text("q Q0 c 1 0.0 t\nq Q0 b 2 0.0 t\nq Q0 a 3 -0.0 t\n", "ascii")
     judgments = {"q": {"a": 1}}
     contract = Contract(k=2, ties="docid")
-    report = audit_run_file(path, judgments, contract)
+    report = _audit(path, judgments, contract)
     assert report == _reference(path, judgments, contract)
     assert '"score": -0.0' in json.dumps(report.to_dict()["findings"]["ties"])
     for chunk_bytes in CHUNK_SIZES:

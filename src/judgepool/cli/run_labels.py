@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Final
 import click
 
 from judgepool.display import quoted
+from judgepool.services.runs.sources import FileSource
 
 if TYPE_CHECKING:
     from judgepool.services.runs.sources import RunSource
@@ -30,7 +31,7 @@ COMPRESSED: Final = (".gz",)
 def default_label(source: RunSource) -> str:
     """A stored run's name; a file's name without its directory, compression
     suffix and extension (the name itself when nothing is left)."""
-    if source.path is None:
+    if not isinstance(source, FileSource):
         return source.name
     name = PurePath(source.name).name
     for suffix in COMPRESSED:
@@ -41,7 +42,7 @@ def default_label(source: RunSource) -> str:
 
 
 def _same_file(source: RunSource, given: str) -> bool:
-    if source.path is None:
+    if not isinstance(source, FileSource):
         return False
     try:
         return os.path.samefile(source.path, given)

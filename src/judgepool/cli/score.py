@@ -30,7 +30,7 @@ from judgepool.core.engines import Engine
 from judgepool.core.errors import UnjudgedRejected
 from judgepool.core.scored_run import ScoredRun
 from judgepool.display import literal
-from judgepool.services.runs.parallel_runs import audit_task, score_and_audit_task, score_task
+from judgepool.services.runs.passes import Wanted
 
 
 @main.command()
@@ -89,20 +89,15 @@ def score(
     # the workers' imports, while the judgments are read
     with reading_runs(request, warm_workers=_parallel(request, jobs)) as inputs:
         judged = inputs.judged
-        results: list[ScoredRun] = []
-        reports: list[AuditReport] = []
         try:
-            if with_audit:
-                both = inputs.map(score_and_audit_task, engine, jobs)
-                results = [scored for scored, _ in both]
-                reports = [audit_report for _, audit_report in both]
-            else:
-                results = inputs.map(score_task, engine, jobs)
+            outcomes = inputs.map(Wanted(audit=with_audit), engine, jobs)
         except UnjudgedRejected as exc:
             if not judged.left_out:
                 raise
             # not unjudged: judged, but left out by the consensus rule
             raise exc.explained(judged.left_out) from None
+        results = [outcome.scored_run() for outcome in outcomes]
+        reports = [outcome.audit_report() for outcome in outcomes] if with_audit else []
         refused = None
         if inputs.workspace is not None and judged.consensus is not None:
             from judgepool.services.evaluations import store_evaluations
@@ -208,7 +203,8 @@ def audit(
     except UnknownFindingKinds as exc:
         raise click.BadParameter(str(exc), param_hint="--fail-on") from None
     with reading_runs(request, warm_workers=_parallel(request, jobs)) as inputs:
-        reports = inputs.map(audit_task, engine, jobs)
+        outcomes = inputs.map(Wanted(score=False, audit=True), engine, jobs)
+    reports = [outcome.audit_report() for outcome in outcomes]
     for report in reports:
         emit_audit(report, output_format)
     failing = gate.failures(reports)

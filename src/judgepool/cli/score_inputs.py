@@ -2,7 +2,8 @@
 the runs and the judgments as the command line names them (`RunsRequest`,
 from the options `runs_request` adds), then read (`reading_runs`): the
 judgments once (`judgepool.services.judgments_source`), the contract built on
-them, the runs' names resolved to files or stored runs.
+them, the runs' names resolved to files or stored runs (`run_source`: the one
+place that decides which, each run's source a plain value from then on).
 
 A workspace's default contract is the base the command's options change, so
 the contract is built here, after the workspace is opened.
@@ -30,12 +31,11 @@ from judgepool.display import literal
 from judgepool.services.judgments_source import JudgmentsSource, qrels_source
 
 if TYPE_CHECKING:
-    from judgepool.services.runs.parallel_runs import RunTask
+    from judgepool.services.runs.passes import RunOutcome, Wanted
     from judgepool.services.runs.sources import RunSource
     from judgepool.services.workspace import Workspace
 
 F = TypeVar("F", bound=Callable[..., Any])
-T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -140,38 +140,32 @@ class RunInputs:
     progress: StageProgress
 
     @functools.cached_property
-    def kinds(self) -> tuple[str, ...]:
-        """ "stored" or "file" for each run (`stored_or_file`)."""
-        return tuple(stored_or_file(self.workspace, ref) for ref in self.refs)
+    def _sources(self) -> tuple[RunSource, ...]:
+        # each run looked up, then opened, before the next; once for the command
+        return tuple(run_source(self.workspace, ref) for ref in self.refs)
 
     def sources(self) -> list[RunSource]:
-        """Each run named: a stored run of the workspace, or a run file (each
-        looked up, then opened, before the next)."""
-        from judgepool.services.runs.sources import file_source, stored_source
+        """Each run named: a stored run of the workspace, or a run file."""
+        return list(self._sources)
 
-        sources = []
-        for ref in self.refs:
-            if stored_or_file(self.workspace, ref) == "stored" and self.workspace is not None:
-                sources.append(stored_source(self.workspace, ref))
-            else:
-                sources.append(file_source(ref))
-        return sources
+    @property
+    def kinds(self) -> tuple[str, ...]:
+        """ "stored" or "file" for each run, as an evaluation is stored."""
+        from judgepool.services.runs.sources import StoredSource
 
-    def map(self, task: RunTask[T], engine: Engine, jobs: int | None) -> list[T]:
-        """``task`` of every run, in order, up to ``jobs`` at once (None: the
-        default; see `judgepool.services.runs.parallel_runs`)."""
-        from judgepool.services.runs.parallel_runs import Against, RunJob, map_runs
+        return tuple("stored" if isinstance(s, StoredSource) else "file" for s in self._sources)
 
-        ws = self.workspace
+    def map(self, wanted: Wanted, engine: Engine, jobs: int | None) -> list[RunOutcome]:
+        """What ``wanted`` asks of every run, in order, up to ``jobs`` at once
+        (None: the default; see `judgepool.services.runs.parallel_runs`)."""
+        from judgepool.services.runs.parallel_runs import map_runs
+        from judgepool.services.runs.passes import Against
+
         return map_runs(
-            task,
-            [
-                RunJob(ref, kind == "stored" and ws is not None)
-                for ref, kind in zip(self.refs, self.kinds, strict=True)
-            ],
+            self._sources,
             Against(self.judged, self.contract, engine),
+            wanted,
             jobs=jobs_for(jobs, len(self.refs)),
-            workspace=ws,
             on_progress=self.progress.update,
         )
 
@@ -226,19 +220,19 @@ def read_judgments(request: RunsRequest) -> tuple[JudgmentsSource, Contract, Wor
     return judged, contract, ws
 
 
-def stored_or_file(ws: Workspace | None, ref: str) -> str:
-    """'stored' when ``ref`` names a run of the workspace, 'file' when it is a
-    path: a regular file, or a stream (a FIFO, a device such as /dev/stdin),
-    which the readers take as it comes. A directory is refused here."""
-    if ws is not None:
-        from judgepool.services.runs.sources import has_run
+def run_source(ws: Workspace | None, ref: str) -> RunSource:
+    """The run ``ref`` names: a run stored in the workspace by that name, else
+    the file at that path: a regular file, or a stream (a FIFO, a device such
+    as /dev/stdin), which the readers take as it comes. A directory is refused
+    here, and so is the workspace's own file (`sources.file_source`)."""
+    from judgepool.services.runs.sources import file_source, has_run, stored_source
 
-        if has_run(ws, ref):
-            return "stored"
+    if ws is not None and has_run(ws, ref):
+        return stored_source(ws, ref)
     if Path(ref).is_dir():
         raise InputError("is a directory, not a run file", ref)
     if Path(ref).exists():
-        return "file"
+        return file_source(ref)
     where = " in the workspace and" if ws is not None else ""
     raise InputError(f"no run named {ref!r}{where} no such file")
 

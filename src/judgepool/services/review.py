@@ -43,7 +43,7 @@ from judgepool.core.scored_run import ScoredRun
 from judgepool.core.types import Evaluation, Summary
 from judgepool.services.consensus import workspace_judgments
 from judgepool.services.judgments_source import JudgmentsSource, workspace_source
-from judgepool.services.runs.auditing import score_and_audit_stored
+from judgepool.services.runs.passes import Against, Wanted, read
 from judgepool.services.runs.scoring import score_run, score_run_with_tops
 from judgepool.services.runs.sources import run_names, stored_source
 from judgepool.store.runs import run_entries
@@ -197,26 +197,30 @@ def audit_workspace_run(
 ) -> RunAudit:
     """Audit a stored run against the workspace's judgments at the contract's k,
     and score it under the contract (a refusal is kept as its message), both
-    from one reading (`services.runs.auditing.score_and_audit_stored`)."""
+    from one reading (`services.runs.passes.read`)."""
     on_progress("reading judgments")
     judged = workspace_source(ws, rule)
     judgments, digest = judged.judgments, judged.digest
-    audited = score_and_audit_stored(
-        ws, name, judgments, digest, contract, engine=engine, on_progress=on_progress
+    audited = read(
+        Against(judged, contract, engine),
+        stored_source(ws, name),
+        Wanted(audit=True, refusal_kept=True),
+        on_progress=on_progress,
     )
+    report = audited.audit_report()
     if audited.refusal is not None:
         score = RunScore.refused(name, audited.refusal)
     else:
         score = RunScore(name, audited.scored)
     queries = audit_queries(
-        audited.report,
+        report,
         judgments,
         contract,
         evaluation=score.evaluation,
         unknown_holes=audited.unknown_holes,
     )
     share = judged_share_of_run(ws, name, judged, contract)
-    return RunAudit(name, audited.report, score, tuple(queries), digest, share)
+    return RunAudit(name, report, score, tuple(queries), digest, share)
 
 
 def judged_share_of_run(

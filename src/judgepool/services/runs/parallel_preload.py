@@ -16,7 +16,7 @@ import judgepool.core.fast  # noqa: E402
 import judgepool.core.fast.audit  # noqa: E402
 import judgepool.core.fast.run_pass  # noqa: E402
 import judgepool.formats.fast_run  # noqa: E402
-import judgepool.services.runs.auditing  # noqa: E402
 import judgepool.services.runs.parallel_runs  # noqa: E402
-import judgepool.services.runs.scoring  # noqa: E402
+import judgepool.services.runs.passes  # noqa: E402
+import judgepool.services.runs.sources  # noqa: E402
 import judgepool.services.runs.worker_pool  # noqa: E402, F401

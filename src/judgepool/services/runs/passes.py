@@ -1,7 +1,11 @@
-"""The one path a run takes to its scores and its audit: `read_run_pass`.
+"""The one path a run takes to its scores and its audit: `read`.
 
 Whatever asks (``judgepool score`` or ``audit``, ``score --audit``, the app's
-audit and scores screens, compare, a worker process), a run goes the same way:
+audit and scores screens, compare, a worker process), a run goes the same way,
+``read(against, source, wanted)``: what every run is read against
+(`Against`: the judgments, the contract, the engine), the run, and what to
+compute from it (`Wanted`). All three are plain values, so a worker process
+is handed them as they are (`parallel_runs`) and calls the same `read`:
 
 1. read: from where the caller chose, once, when it named the run (a file or
    a stored run: `sources.RunSource`), the whole run at once or, for a large
@@ -20,12 +24,14 @@ audit and scores screens, compare, a worker process), a run goes the same way:
 Two engines compute the same numbers and findings on the same judgments and
 contract (`judgepool.core.engines`): ``fast`` (vectorised, over the run's
 columns) and ``reference`` (the plain implementation the fast one is tested
-against, over its lines); `read_run_pass` is the one place that picks one.
+against, over its lines); `read` is the one place that picks one.
 
 A reading that scores refuses a bad line (its `InputError`, naming the first,
 as ``judgepool score`` always has); one that only audits reads past them to
 list them all. A run without a line is refused when scored: it would score 0
-(or nothing) without a word.
+(or nothing) without a word. The contract's refusal of a run is raised as
+well, unless it is kept beside the audit (`Wanted.refusal_kept`: the app's
+audit screen shows both).
 
 The engine's modules (numpy, pyarrow) and the chunked reader are imported in
 the functions that use them: ``judgepool --help`` and the app's start import
@@ -47,26 +53,46 @@ from judgepool.core.progress import StageCallback, no_stage
 from judgepool.core.query_audit import unknown_query_holes
 from judgepool.core.scored_run import ScoredRun
 from judgepool.core.types import Evaluation, Judgments, RunEntry
-from judgepool.services.runs.sources import RunSource
+from judgepool.services.runs.sources import FileSource, RunSource
 
 if TYPE_CHECKING:
     from judgepool.core.bounds import TopK
+    from judgepool.core.fast.run_pass import RunPass
     from judgepool.formats.trec import BadLine
+    from judgepool.services.judgments_source import JudgmentsSource
+
+
+@dataclass(frozen=True)
+class Against:
+    """What a run is read against, the same for every run of a command: the
+    judgments with their digest (``judged``), the contract and the engine.
+    Pickled once for all the runs a pool of workers reads (`parallel_runs`)."""
+
+    judged: JudgmentsSource
+    contract: Contract
+    engine: Engine = "fast"
 
 
 @dataclass(frozen=True)
 class Wanted:
     """What a reading of a run computes: its scores (``score``; with each
     judged query's top k when ``tops``: what compare and holes read), its
-    audit at the contract's k (``audit``), or both from one reading."""
+    audit at the contract's k (``audit``), or both from one reading.
+
+    The contract's refusal of the run is raised (as scoring alone raises it,
+    in the worker that read the run, so that the runs after it are stopped),
+    unless ``refusal_kept``: then it is kept in the outcome beside the audit."""
 
     score: bool = True
     tops: bool = False
     audit: bool = False
+    refusal_kept: bool = False
 
     def __post_init__(self) -> None:
         if not (self.score or self.audit) or (self.tops and not self.score):
             raise ValueError(f"a reading scores, audits or both (the tops with scores): {self}")
+        if self.refusal_kept and not (self.score and self.audit):
+            raise ValueError(f"a refusal is kept beside an audit of a scored run: {self}")
 
     @property
     def stage(self) -> str:
@@ -79,9 +105,9 @@ class Wanted:
 @dataclass(frozen=True)
 class RunOutcome:
     """What a reading of a run gave, as `Wanted` asked: the score (``scored``,
-    or the contract's ``refusal``), the ``tops``, the audit ``report``, and
-    the top k of each unknown query (every document a hole: the audit screen
-    lists them)."""
+    or the contract's ``refusal`` when kept), the ``tops``, the audit
+    ``report``, and the top k of each unknown query (every document a hole:
+    the audit screen lists them)."""
 
     name: str
     scored: ScoredRun | None = None
@@ -107,43 +133,38 @@ def check_engine(engine: Engine) -> None:
         raise ValueError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
 
 
-def read_run_pass(
+def read(
+    against: Against,
     source: RunSource,
-    judgments: Judgments,
-    qrels_digest: str,
-    contract: Contract,
     wanted: Wanted,
     *,
-    engine: Engine = "fast",
     in_chunks: bool | None = None,
     chunk_bytes: int | None = None,
     on_progress: StageCallback = no_stage,
     on_note: StageCallback | None = None,
 ) -> RunOutcome:
-    """Read ``source`` once and compute what ``wanted`` asks with ``engine``.
+    """Read ``source`` once and compute what ``wanted`` asks, ``against``
+    its judgments and contract with its engine.
 
     ``in_chunks`` None: a large run file is read in chunks on the fast engine
     (`_in_chunks`); True forces the chunked reading (of a file, in reads of
     ``chunk_bytes``: the tests hold it to the whole one). ``on_note`` says how
     a run that splits a query is read again (default: on stderr).
     """
-    check_engine(engine)
-    name = source.name
-    on_progress(f"reading {name}")
-    if engine == "reference":
-        return _read_reference(source, judgments, qrels_digest, contract, wanted, on_progress)
+    check_engine(against.engine)
+    on_progress(f"reading {source.name}")
+    if against.engine == "reference":
+        return _read_reference(against, source, wanted, on_progress)
     chunked = _in_chunks(source) if in_chunks is None else in_chunks
     if chunked:
-        return _read_fast_in_chunks(
-            source, judgments, qrels_digest, contract, wanted, chunk_bytes, on_progress, on_note
-        )
-    return _read_fast_whole(source, judgments, qrels_digest, contract, wanted, on_progress)
+        return _read_fast_in_chunks(against, source, wanted, chunk_bytes, on_progress, on_note)
+    return _read_fast_whole(against, source, wanted, on_progress)
 
 
 def _in_chunks(source: RunSource) -> bool:
     """The size strategy, chosen here only: a run file large enough to be
     read in chunks (`streaming.streams`); a stored run is read whole."""
-    if source.path is None:
+    if not isinstance(source, FileSource):
         return False
     from judgepool.services.runs.streaming import streams
 
@@ -169,15 +190,8 @@ class _Pass(Protocol):
 
 
 def _read_fast_whole(
-    source: RunSource,
-    judgments: Judgments,
-    qrels_digest: str,
-    contract: Contract,
-    wanted: Wanted,
-    on_progress: StageCallback,
+    against: Against, source: RunSource, wanted: Wanted, on_progress: StageCallback
 ) -> RunOutcome:
-    from judgepool.core.fast.run_pass import RunPass
-
     name = source.name
     bad_lines: tuple[BadLine, ...] = ()
     lines = None
@@ -191,39 +205,37 @@ def _read_fast_whole(
     if wanted.score:
         _refuse_empty(len(columns), name)
     on_progress(f"{wanted.stage} {name}")
-    run_pass = RunPass(
-        judgments, contract, score=wanted.score, tops=wanted.tops, audit=wanted.audit
-    )
+    run_pass = _fast_pass(against, wanted)
     run_pass.add(columns)
-    return _summarise(
-        run_pass, name, columns.digest, "fast", qrels_digest, wanted, bad_lines, lines
-    )
+    return _summarise(run_pass, name, columns.digest, against, wanted, bad_lines, lines)
+
+
+def _fast_pass(against: Against, wanted: Wanted) -> RunPass:
+    from judgepool.core.fast.run_pass import RunPass
+
+    judgments, contract = against.judged.judgments, against.contract
+    return RunPass(judgments, contract, score=wanted.score, tops=wanted.tops, audit=wanted.audit)
 
 
 def _read_fast_in_chunks(
+    against: Against,
     source: RunSource,
-    judgments: Judgments,
-    qrels_digest: str,
-    contract: Contract,
     wanted: Wanted,
     chunk_bytes: int | None,
     on_progress: StageCallback,
     on_note: StageCallback | None,
 ) -> RunOutcome:
-    from judgepool.core.fast.run_pass import RunPass
     from judgepool.services.runs import streaming
 
     name = source.name
-    if source.path is None:
+    if not isinstance(source, FileSource):
         raise ValueError(f"{name} is no file: only a file is read in chunks")
     # a reading that scores refuses the first bad line; an audit lists them all
     bad_lines: list[BadLine] | None = None if wanted.score else []
     run_pass, blocks = streaming.read_in_chunks(
         source.path,
         name,
-        lambda: RunPass(
-            judgments, contract, score=wanted.score, tops=wanted.tops, audit=wanted.audit
-        ),
+        lambda: _fast_pass(against, wanted),
         bad_lines=bad_lines,
         stage=wanted.stage,
         chunk_bytes=chunk_bytes,
@@ -233,9 +245,7 @@ def _read_fast_in_chunks(
     if wanted.score:
         _refuse_empty(run_pass.rows, name)
     lines = blocks.physical_lines if wanted.audit else None
-    return _summarise(
-        run_pass, name, blocks.digest, "fast", qrels_digest, wanted, bad_lines or (), lines
-    )
+    return _summarise(run_pass, name, blocks.digest, against, wanted, bad_lines or (), lines)
 
 
 class _ReferencePass:
@@ -279,12 +289,7 @@ class _ReferencePass:
 
 
 def _read_reference(
-    source: RunSource,
-    judgments: Judgments,
-    qrels_digest: str,
-    contract: Contract,
-    wanted: Wanted,
-    on_progress: StageCallback,
+    against: Against, source: RunSource, wanted: Wanted, on_progress: StageCallback
 ) -> RunOutcome:
     # a reading that scores refuses the first bad line; an audit lists them all
     run = source.entries(not wanted.score)
@@ -292,30 +297,31 @@ def _read_reference(
     if wanted.score:
         _refuse_empty(len(run.entries), name)
     on_progress(f"{wanted.stage} {name}")
-    run_pass = _ReferencePass(judgments, contract, run.entries)
-    return _summarise(
-        run_pass, name, run.digest, "reference", qrels_digest, wanted, run.bad_lines, run.lines
-    )
+    run_pass = _ReferencePass(against.judged.judgments, against.contract, run.entries)
+    return _summarise(run_pass, name, run.digest, against, wanted, run.bad_lines, run.lines)
 
 
 def _summarise(
     run_pass: _Pass,
     name: str,
     digest: str,
-    engine: Engine,
-    qrels_digest: str,
+    against: Against,
     wanted: Wanted,
     bad_lines: Iterable[BadLineLike],
     lines: int | None,
 ) -> RunOutcome:
     """What ``wanted`` asked of the computed run, with the reader's digest,
-    bad lines and line count; a refusal kept in place of the score."""
+    bad lines and line count; a refusal raised, or kept in place of the score."""
     scored = refusal = None
     tops: dict[str, TopK] = {}
     if wanted.score:
+        qrels_digest = against.judged.digest
         try:
-            scored = ScoredRun(name, run_pass.evaluation(name), qrels_digest, digest, engine)
+            evaluation = run_pass.evaluation(name)
+            scored = ScoredRun(name, evaluation, qrels_digest, digest, against.engine)
         except PolicyError as exc:
+            if not wanted.refusal_kept:
+                raise
             refusal = exc
         else:
             tops = run_pass.tops if wanted.tops else {}

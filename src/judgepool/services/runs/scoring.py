@@ -1,11 +1,13 @@
-"""Scoring runs, from files or stored in a workspace: the use cases behind
-``judgepool score``, compare and holes, and the app's scores screen.
+"""Scoring one run here, from a file or stored in a workspace: what compare,
+holes, the app's scores and audit screens ask (``judgepool score`` reads its
+runs through `parallel_runs.map_runs`, which reads with the same `read`).
 
-A run is read from its `sources.RunSource` and scored against a
-`judgepool.services.judgments_source.JudgmentsSource` by either engine
-(`judgepool.core.engines`) along the one path every reading of a run takes
-(`passes.read_run_pass`). The result is a `judgepool.core.scored_run.ScoredRun`:
-the evaluation with the digests that trace it.
+Each is `passes.read` of the run, asked to score it (and to give the top k of
+each judged query it returned, for `score_run_with_tops`); the result is a
+`judgepool.core.scored_run.ScoredRun`: the evaluation with the digests that
+trace it. Either engine gives the same numbers (`judgepool.core.engines`;
+tests hold the fast one to the reference). A run without a line is refused,
+and so is a run the contract refuses (its `PolicyError`).
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from judgepool.core.contract import Contract
 from judgepool.core.engines import Engine
 from judgepool.core.progress import StageCallback, no_stage
 from judgepool.core.scored_run import ScoredRun
-from judgepool.services.runs.passes import Wanted, read_run_pass
+from judgepool.services.runs.passes import Against, Wanted, read
 from judgepool.services.runs.sources import RunSource
 
 if TYPE_CHECKING:
@@ -32,18 +34,9 @@ def score_run(
     engine: Engine = "fast",
     on_progress: StageCallback = no_stage,
 ) -> ScoredRun:
-    """Read and score one run with ``engine``.
-
-    ``reference`` reads line by line and scores with the plain reference
-    implementation; the default fast engine gives the same numbers (tests
-    hold it to the reference) and is the one for large runs. A run without
-    a line is refused, and so is a run the contract refuses (its `PolicyError`).
-    """
-    outcome = read_run_pass(
-        source, judged.judgments, judged.digest, contract, Wanted(),
-        engine=engine, on_progress=on_progress,
-    )  # fmt: skip
-    return outcome.scored_run()
+    """Read and score one run with ``engine``."""
+    against = Against(judged, contract, engine)
+    return read(against, source, Wanted(), on_progress=on_progress).scored_run()
 
 
 def score_run_with_tops(
@@ -57,8 +50,6 @@ def score_run_with_tops(
     """`score_run`, and the run's top k of every judged query it returned
     (`judgepool.core.bounds.TopK`: what ``compare`` and ``holes`` read). Both
     engines give the same lists."""
-    outcome = read_run_pass(
-        source, judged.judgments, judged.digest, contract, Wanted(tops=True),
-        engine=engine, on_progress=on_progress,
-    )  # fmt: skip
+    against = Against(judged, contract, engine)
+    outcome = read(against, source, Wanted(tops=True), on_progress=on_progress)
     return outcome.scored_run(), outcome.tops

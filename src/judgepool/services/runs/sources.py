@@ -1,14 +1,21 @@
-"""Where a run comes from: a file, or a run stored in a workspace (`RunSource`).
+"""Where a run comes from: a file (`FileSource`) or a run stored in a
+workspace (`StoredSource`); `RunSource` is either.
 
 The source is chosen once, where the run is named (`file_source`,
 `stored_source`); what reads it afterwards (`judgepool.services.runs.passes`)
-never asks which it is: it calls the reading it needs. A file's ``path`` is
-given too, for the one thing only a file can be: read in chunks.
+never asks which it is: it calls the reading it needs, which each source does
+its own way. The one thing only a file can be, read in chunks, is asked of a
+`FileSource` by its ``path``.
+
+A source is a plain value, so it goes to a worker process as it is
+(`judgepool.services.runs.parallel_runs`): a file as its path; a stored run
+as its workspace's path and its name, read there through a connection of
+that process's own (a connection never crosses a process boundary).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import functools
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -23,66 +30,105 @@ if TYPE_CHECKING:
 
 
 @dataclass(frozen=True)
-class RunSource:
-    """A run's readings, each done only when called:
+class FileSource:
+    """A run file (plain or gzip), named by its path as given. Its readings:
 
     - ``columns``: its lines as columns (the fast engine), the first bad line
       raised as an `InputError`;
     - ``collected``: the same, reading past bad lines to list them with the
-      line count (an audit's reading; a stored run has no bad line);
+      line count (an audit's reading);
     - ``entries``: its lines as `RunEntry` with its digest and line count (the
       reference engine), bad lines listed when called with True, else the
       first raised.
 
-    ``path``: a run file's (None for a stored run), which the fast engine may
-    read in chunks instead (`judgepool.services.runs.streaming`)."""
+    The fast engine may read it in chunks instead, from ``path``
+    (`judgepool.services.runs.streaming`)."""
 
-    name: str
-    columns: Callable[[], RunColumns]
-    collected: Callable[[], CollectedRun]
-    entries: Callable[[bool], RunFile]
-    path: str | None = None
+    path: str
 
+    @property
+    def name(self) -> str:
+        return self.path
 
-def file_source(path: str | Path) -> RunSource:
-    """A run file (plain or gzip). Refused here when it is a workspace's own file."""
-    refuse_workspace_file(path)
-
-    def columns() -> RunColumns:
+    def columns(self) -> RunColumns:
         from judgepool.formats.fast_run import read_run_columns
 
-        return read_run_columns(path)
+        return read_run_columns(self.path)
 
-    def collected() -> CollectedRun:
+    def collected(self) -> CollectedRun:
         from judgepool.formats.fast_run.collecting import read_run_columns_collecting
 
-        return read_run_columns_collecting(path)
+        return read_run_columns_collecting(self.path)
 
-    def entries(collect_errors: bool) -> RunFile:
-        return read_run(path, collect_errors=collect_errors)
-
-    return RunSource(str(path), columns, collected, entries, str(path))
+    def entries(self, collect_errors: bool) -> RunFile:
+        return read_run(self.path, collect_errors=collect_errors)
 
 
-def stored_source(ws: Workspace, name: str) -> RunSource:
-    """A run stored in a workspace, kept as imported: the same numbers as its file."""
-    # Imported here: scoring plain files must not pay for loading SQLite.
-    from judgepool.store import runs as run_store
+@dataclass(frozen=True)
+class StoredSource:
+    """A run stored in ``workspace`` (open in this process) by ``name``, kept
+    as imported: the same numbers as its file, and no bad line (an import
+    refuses them). Its readings are those of `FileSource`.
 
-    def columns() -> RunColumns:
-        return run_store.run_columns(ws, name)
+    Pickled, it goes as the workspace's path and the run's name; the process
+    that unpickles it reads through a connection of its own, opened once
+    (`_stored_here`)."""
 
-    def collected() -> CollectedRun:
+    workspace: Workspace
+    name: str
+
+    def __reduce__(self) -> tuple[object, tuple[str, str]]:
+        return _stored_here, (str(self.workspace.path), self.name)
+
+    def columns(self) -> RunColumns:
+        # Imported here: scoring plain files must not pay for loading SQLite.
+        from judgepool.store import runs as run_store
+
+        return run_store.run_columns(self.workspace, self.name)
+
+    def collected(self) -> CollectedRun:
         from judgepool.formats.fast_run.collecting import CollectedRun
+        from judgepool.store import runs as run_store
 
-        lines = run_store.get_run(ws, name).lines
-        return CollectedRun(run_store.run_columns(ws, name), (), lines)
+        lines = run_store.get_run(self.workspace, self.name).lines
+        return CollectedRun(run_store.run_columns(self.workspace, self.name), (), lines)
 
-    def entries(collect_errors: bool) -> RunFile:
-        stored = run_store.get_run(ws, name)
-        return RunFile(name, run_store.run_entries(ws, name), stored.digest, [], stored.lines)
+    def entries(self, collect_errors: bool) -> RunFile:
+        from judgepool.store import runs as run_store
 
-    return RunSource(name, columns, collected, entries)
+        stored = run_store.get_run(self.workspace, self.name)
+        entries = run_store.run_entries(self.workspace, self.name)
+        return RunFile(self.name, entries, stored.digest, [], stored.lines)
+
+
+RunSource = FileSource | StoredSource
+
+
+def file_source(path: str | Path) -> FileSource:
+    """A run file (plain or gzip). Refused here when it is a workspace's own file."""
+    refuse_workspace_file(path)
+    return FileSource(str(path))
+
+
+def stored_source(ws: Workspace, name: str) -> StoredSource:
+    """A run stored in the open workspace ``ws``."""
+    return StoredSource(ws, name)
+
+
+def _stored_here(workspace: str, name: str) -> StoredSource:
+    """A `StoredSource` unpickled in another process: read through that
+    process's own connection to the workspace."""
+    return StoredSource(_workspace_here(workspace), name)
+
+
+@functools.cache
+def _workspace_here(path: str) -> Workspace:
+    """This process's connection to the workspace at ``path``, opened with
+    the first stored run it is handed and kept for the next (a worker reads
+    one run after another; SQLite's WAL lets the readers share the file)."""
+    from judgepool.services.workspace import open_workspace
+
+    return open_workspace(path)
 
 
 def run_names(ws: Workspace) -> list[str]:
