@@ -134,6 +134,21 @@ def test_first_failure_in_order_is_reported_as_one_after_another(
     assert folder.exit_code == 2 and "is a directory" in folder.stderr
 
 
+def test_the_workspace_s_own_file_is_refused_as_one_after_another(
+    cli: Callable[..., Result], tmp_path: Path
+) -> None:
+    # decided where the run is named, in this process: a worker, with no
+    # connection of its own open, once read the workspace's file as a run
+    ws = tmp_path / "ws.sqlite"
+    qrels = write_qrels(tmp_path / "q", {"q": {"A": 2}})
+    run = write_run(tmp_path / "r", ranked("q", ["A"]))
+    for args in (("init", ws), ("import", ws, "qrels", qrels)):
+        done = cli(*args)
+        assert done.exit_code == 0, done.output
+    refused = same_either_way(cli, "score", run, ws, "--workspace", ws)
+    assert refused.exit_code == 2 and "is the workspace, not a file" in refused.stderr
+
+
 def test_order_kept_when_the_first_run_is_the_slowest(
     cli: Callable[..., Result], tmp_path: Path
 ) -> None:
