@@ -61,6 +61,8 @@ def test_settle_order_json_shape_and_limit(cli: Callable[..., Result]) -> None:
     for entry in everything:
         assert set(entry) == {"query_id", "doc_id", "runs", "best_rank", "priority"}
         assert 1 <= entry["best_rank"] <= 10 and entry["runs"]
+    # a team's batch (each hole's share counts only the way the holes above it
+    # leave), then by priority: falling all the way
     priorities = [e["priority"] for e in everything]
     assert priorities == sorted(priorities, reverse=True) and priorities[0] > 0
     assert len({(e["query_id"], e["doc_id"]) for e in everything}) == len(everything)

@@ -173,3 +173,70 @@ def test_judging_one_at_a_time_equals_starting_afresh() -> None:
             for index in range(len(pairs)):
                 assert settle.pair_bounds(index) == fresh.pair_bounds(index)
                 assert settle.p_a_ahead(index) == fresh.p_a_ahead(index)
+
+
+def _random_states(seed: int, count: int) -> list[SettleState]:
+    rng = random.Random(seed)
+    docs = [f"d{i}" for i in range(12)]
+    queries = ["q1", "q2", "q3", "q4"]
+    names = ["a", "b", "c", "d"]
+    pairs = [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)]
+    found = []
+    for _ in range(count):
+        judged = {q: {d: rng.randint(0, 3) for d in rng.sample(docs, 4)} for q in queries}
+        tops = [
+            {q: tuple((d, judged[q].get(d)) for d in rng.sample(docs, 3)) for q in queries}
+            for _ in names
+        ]
+        found.append(SettleState(names, tops, judged, CONTRACT, queries, pairs, draws=400))
+    return found
+
+
+def test_a_batch_is_chosen_as_if_the_holes_before_it_were_judged() -> None:
+    # a plain recomputation of each choice: a hole covers of a pair's way R_p
+    # what is left of it once the holes chosen before are judged (R_p less
+    # their v_hp, at least 0); best share first, then best rank
+    worked_on = 0
+    for settle in _random_states(5, 6):
+        holes = settle.holes()
+        working = settle.working_pairs()
+        worked_on += len(working)
+        explained = {p: settle.explained_variance(p).tolist() for p in working}
+        way = {p: max(settle.remaining_variance(p), 1e-24) for p in working}
+        left = dict(way)
+        batch = settle.batch(len(holes) + 3)
+        assert len(batch) == len(holes) and len({h for h, _ in batch}) == len(holes)
+        chosen: set[int] = set()
+        for hole, priority in batch:
+            scores = {
+                i: sum(min(explained[p][i], max(left[p], 0.0)) / way[p] for p in working)
+                for i in range(len(holes))
+                if i not in chosen
+            }
+            best = max(scores.values())
+            assert abs(priority - best) <= 1e-9
+            picked = holes.index(hole)
+            assert abs(scores[picked] - best) <= 1e-9
+            # among the holes as good, the best rank
+            assert hole.best_rank == min(
+                holes[i].best_rank for i, s in scores.items() if abs(s - best) <= 1e-9
+            )
+            chosen.add(picked)
+            for p in working:
+                left[p] -= explained[p][picked]
+    assert worked_on > 0  # the draws left pairs to work on: the choices were not all by rank
+
+
+def test_a_batch_begins_with_the_first_hole_and_grows_by_its_end() -> None:
+    for settle in _random_states(8, 6):
+        first = settle.priorities()[0]
+        batch = settle.batch(4)
+        assert batch[0][0] == first[0] or abs(batch[0][1] - first[1]) <= 1e-12
+        assert settle.batch(5)[:4] == batch and settle.batch(0) == []
+        priorities = [priority for _, priority in settle.batch(len(settle.holes()))]
+        assert priorities == sorted(priorities, reverse=True)
+        # the rest after a batch: by what each adds to it, falling on from it
+        whole = settle.batch(3, then_the_rest=True)
+        assert whole[:3] == settle.batch(3) and len(whole) == len(settle.holes())
+        tail = [priority for _, priority in whole]
+        assert tail == sorted(tail, reverse=True)

@@ -47,8 +47,10 @@ SAMPLE_NOTE = (
     default="settle",
     show_default=True,
     help="settle: first the documents whose grade is expected to bring the undecided pairs "
-    "of runs (neither settled, tied nor probable) nearest a verdict, under the rank prior; "
-    "depth: classic pooling, by rank, round-robin over the runs in the order given.",
+    "of runs (neither settled, tied nor probable) nearest a verdict, under compare's prior "
+    "(the runs prior; the rank prior while too few documents are judged to fit it), each "
+    "chosen as if those before it were judged, so that a team can judge the first N at "
+    "once; depth: classic pooling, by rank, round-robin over the runs in the order given.",
 )
 @click.option(
     "--limit",
@@ -220,7 +222,8 @@ def render_holes_table(
     out.append("")
     meaning = (
         "the share of the remaining way to a verdict that judging it is expected to cover, "
-        "summed over the pairs of runs still undecided (neither settled, tied nor probable)"
+        "summed over the pairs of runs still undecided (neither settled, tied nor probable), "
+        "once the documents above it are judged"
         if order == "settle"
         else "1 / its place in the round-robin by rank"
     )

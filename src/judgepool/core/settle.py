@@ -182,7 +182,7 @@ class SettleState:
         pairs: Sequence[tuple[int, int]],
         *,
         model: ModelLabels | None = None,
-        prior: str = "rank",
+        prior: str = "runs",
         confidence: float = CONFIDENCE,
         aim: float | None = None,
         draws: int = SETTLE_DRAWS,
@@ -430,3 +430,44 @@ class SettleState:
             score += np.minimum(1.0, self.explained_variance(index) / remaining)
         order = sorted(range(len(holes)), key=lambda i: (-score[i], holes[i].best_rank))
         return [(holes[i], float(score[i])) for i in order]
+
+    def batch(self, n: int, *, then_the_rest: bool = False) -> list[tuple[Hole, float]]:
+        """The first ``n`` holes for ``n`` people judging at once (a team's
+        batch, ``assign --settle N``), each with its priority when chosen.
+        Chosen one at a time, each by the share of the pairs' way (R_p) its
+        grade covers beyond what the holes chosen before it are expected to
+        cover: Σ_p min(v_hp, L_p) / R_p, with L_p = R_p less the v_hp of those
+        holes, at least 0 (the module docstring). A pair the batch is expected
+        to finish gives the next holes nothing, so a batch spreads over the
+        pairs instead of piling onto the one nearest its verdict, as the first
+        ``n`` of `priorities` do. The priorities only fall down the batch; the
+        first hole is `priorities`' first; holes worth nothing come by best
+        rank, as there. ``then_the_rest``: after the batch, every other hole by
+        its share beyond the whole batch (the listing of ``holes``)."""
+        holes = self._holes
+        if not holes or (n <= 0 and not then_the_rest):
+            return []
+        working = self.working_pairs()
+        ranks = np.array([hole.best_rank for hole in holes])
+        explained = np.zeros((len(holes), len(working)))
+        way = np.zeros(len(working))
+        for column, index in enumerate(working):
+            explained[:, column] = self.explained_variance(index)
+            way[column] = max(self.remaining_variance(index), _EPSILON * _EPSILON)
+        left = way.copy()
+        free = np.ones(len(holes), dtype=bool)
+        chosen: list[tuple[Hole, float]] = []
+        for _ in range(min(n, len(holes))):
+            score = (np.minimum(explained, np.maximum(left, 0.0)) / way).sum(axis=1)
+            # best score first, then best rank: lexsort's last key is its first
+            candidates = np.flatnonzero(free)
+            best = candidates[np.lexsort((ranks[candidates], -score[candidates]))[0]]
+            chosen.append((holes[best], float(score[best])))
+            free[best] = False
+            left -= explained[best]
+        if then_the_rest and free.any():
+            score = (np.minimum(explained, np.maximum(left, 0.0)) / way).sum(axis=1)
+            rest = np.flatnonzero(free)
+            rest = rest[np.lexsort((ranks[rest], -score[rest]))]
+            chosen.extend((holes[i], float(score[i])) for i in rest)
+        return chosen

@@ -51,6 +51,9 @@ HoleOrder = Literal["settle", "depth"]
 # runs named in the message of a --baseline that is none of them
 BASELINE_NAMES_SHOWN: Final = 20
 HOLE_ORDERS: Final = ("settle", "depth")
+# the holes of a settle listing without a limit chosen as a team's batch
+# (`SettleState.batch`; each choice weighs every hole left against every pair)
+BATCH_HEAD: Final = 500
 
 REJECT_NOTE: Final = (
     "unjudged=reject refuses every run with a hole, and the holes are what these "
@@ -378,9 +381,10 @@ def list_holes(
 ) -> HoleListing:
     """The unjudged documents of the runs' top k on the queries scored for
     every run, best first: ``settle`` (what narrows the comparisons that could
-    still flip most, `core.settle`) or ``depth`` (by rank, round-robin over
-    the runs in the order given). At most ``limit`` of them. Under every
-    unjudged policy alike (`listing_contract`).
+    still flip most, `core.settle`, the first ``limit`` or `BATCH_HEAD` chosen
+    as a team's batch: each as if those before it were judged) or ``depth``
+    (by rank, round-robin over the runs in the order given). At most ``limit``
+    of them. Under every unjudged policy alike (`listing_contract`).
 
     ``unjudged_queries``: queries chosen for judging that the judgments do not
     know yet (a workspace's pooled queries before their first grade); each
@@ -406,7 +410,10 @@ def list_holes(
     else:
         pairs = list(itertools.combinations(range(len(names)), 2))
         state = SettleState(names, tops, judgments, contract, queries, pairs)
-        ranked = state.priorities()
+        # the head as a team's batch (each hole chosen as if those above it
+        # were judged), the rest by what they add to it
+        head = BATCH_HEAD if limit is None else limit
+        ranked = state.batch(head, then_the_rest=True)
     shown = ranked if limit is None else ranked[:limit]
     return HoleListing(
         tuple(RankedHole(hole, priority) for hole, priority in shown), len(ranked), len(queries)
