@@ -33,7 +33,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_score import (
+from score_bench_measure import (
     DEFAULT_DATA,
     DEFAULT_WORKDIR,
     QRELS,

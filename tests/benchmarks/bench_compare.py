@@ -34,7 +34,7 @@ from typing import Any, Final
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from bench_score import (  # noqa: E402  (a script beside this one)
+from score_bench_measure import (  # noqa: E402  (a script beside this one)
     DEFAULT_DATA,
     DEFAULT_WORKDIR,
     GENERATOR,

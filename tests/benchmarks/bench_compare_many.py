@@ -56,7 +56,7 @@ from typing import Any, Final
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from bench_score import run_child, warm_page_cache  # noqa: E402  (a script beside this one)
+from score_bench_measure import run_child, warm_page_cache  # noqa: E402  (a script beside this one)
 
 # the shared data folder beside the repository (or a worktree's parents)
 DL20: Final = next(

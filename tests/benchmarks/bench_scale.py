@@ -37,7 +37,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_score import (  # the script's own folder, put on the path above
+from score_bench_measure import (  # the script's own folder, put on the path above
     DEFAULT_DATA,
     DEFAULT_WORKDIR,
     GENERATOR,

@@ -32,8 +32,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-# The other benchmarks import run_child, ensure_run, file_digest, ... from here.
-from score_bench_measure import (  # noqa: F401
+from score_bench_measure import (
     DEFAULT_DATA,
     DEFAULT_WORKDIR,
     GENERATOR,
@@ -42,11 +41,7 @@ from score_bench_measure import (  # noqa: F401
     TOOLS,
     Measurement,
     ensure_run,
-    file_digest,
-    judgepool_argv,
     measure,
-    parse_judgepool,
-    run_child,
     warm_page_cache,
 )
 from score_bench_summary import PEERS, print_table, summarise, verdict_lines, version_of

@@ -15,7 +15,7 @@ from click.testing import Result
 
 from judgepool.core.contract import Scale, preset
 from judgepool.formats.trec import read_qrels
-from tests.core.test_fast_vs_reference import check_same_as_reference
+from tests.core.fast_equivalence import check_same_as_reference
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 

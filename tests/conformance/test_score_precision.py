@@ -54,7 +54,7 @@ from judgepool.core.types import Evaluation, Judgments, RunEntry
 from judgepool.formats.fast_run import parse_run_bytes, read_run_columns
 from judgepool.formats.trec import read_qrels, read_run
 from judgepool.services.runs.streaming import score_in_chunks
-from tests.conformance.test_trec_eval import DATA, read_text
+from tests.conformance.trec_eval_cases import DATA, read_text
 
 CUTOFFS = (5, 10, 20, 100)
 TOLERANCE = 1e-9

@@ -44,7 +44,7 @@ from judgepool.core.types import RunEntry
 from judgepool.formats.fast_run.collecting import read_run_columns_collecting
 from judgepool.formats.fast_run.reader import RunColumns
 from judgepool.formats.trec import read_qrels, read_run
-from tests.core.test_fast_vs_reference import ENTITY, QUERY_IDS, SCALES, doc_pool, id_of_size
+from tests.core.fast_run_domain import ENTITY, QUERY_IDS, SCALES, doc_pool, id_of_size
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 SHARED = Path("/work/shared/data")

@@ -27,7 +27,7 @@ from judgepool.core.contract import Contract, preset
 from judgepool.core.errors import EngineInconsistency
 from judgepool.core.fast import arrow_strings, evaluate_columns
 from judgepool.formats.fast_run import read_run_columns
-from tests.core.test_fast_vs_reference import (
+from tests.core.fast_run_domain import (
     ID_SIZES,
     WORD_BOUNDARY_SIZES,
     doc_pool,

@@ -33,21 +33,11 @@ import judgepool.core.fast.keys as fast_keys
 from judgepool.core.contract import Contract
 from tests.core.fast_equivalence import check_same_as_reference
 from tests.core.fast_equivalence import write_run as _write
-
-# Other test modules import these from here (tests/services, tests/cli,
-# test_fast_audit, test_fast_hashing); they are defined in fast_run_domain.
-from tests.core.fast_run_domain import (  # noqa: F401
-    ENTITY,
-    ID_SIZES,
+from tests.core.fast_run_domain import (
     NEAR_SCORES,
-    QUERY_IDS,
-    SCALES,
-    WORD_BOUNDARY_SIZES,
     Judged,
     Row,
     cases,
-    doc_pool,
-    id_of_size,
 )
 from tests.core.fast_run_domain import SETTINGS as _SETTINGS
 

@@ -34,7 +34,7 @@ from judgepool.services.judgments_source import JudgmentsSource
 from judgepool.services.runs.scoring import score_run, score_run_with_tops
 from judgepool.services.runs.sources import file_source
 from tests.compare import assert_same_evaluation
-from tests.core.test_fast_vs_reference import Judged, Row, cases
+from tests.core.fast_run_domain import Judged, Row, cases
 
 _SETTINGS = settings(deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 CHUNK_SIZES = [1, 5, 30, 64, 200, 1000, 1 << 20]

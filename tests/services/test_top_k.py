@@ -17,7 +17,9 @@ from judgepool.formats.trec import read_qrels
 from judgepool.services.judgments_source import JudgmentsSource
 from judgepool.services.runs.scoring import score_run_with_tops
 from judgepool.services.runs.sources import file_source
-from tests.core.test_fast_vs_reference import _SETTINGS, Judged, Row, _write, cases
+from tests.core.fast_equivalence import write_run as _write
+from tests.core.fast_run_domain import SETTINGS as _SETTINGS
+from tests.core.fast_run_domain import Judged, Row, cases
 
 DL19 = Path(__file__).resolve().parents[1] / "data" / "dl19-passage"
 DL19_RUNS = sorted((DL19 / "runs").glob("*.trec.gz"))

@@ -20,7 +20,7 @@ from judgepool.services.judgments_source import JudgmentsSource
 from judgepool.services.runs.scoring import score_run
 from judgepool.services.runs.sources import file_source
 from judgepool.services.verdicts import compare_runs, list_holes
-from tests.core.test_fast_vs_reference import _SETTINGS
+from tests.core.fast_run_domain import SETTINGS as _SETTINGS
 
 Judged = dict[str, dict[str, int]]
 
