@@ -22,12 +22,12 @@ from judgepool.services.judging import judge
 from judgepool.services.judgments_source import workspace_source
 from judgepool.services.review import judged_share_of_run, score_workspace_runs
 from judgepool.services.workspace import open_workspace
+from judgepool.services.workspace_comparison import compare_workspace
 from judgepool.store import ledger
 from judgepool.tui.dialogs.verdicts import VerdictsScreen
 from judgepool.tui.screens.agreement import AgreementScreen
 from judgepool.tui.screens.audit import AuditScreen
 from judgepool.tui.screens.scores import ScoresScreen
-from judgepool.tui.verdict_jobs import compare_workspace
 from judgepool.tui.widgets.confusion_plot import ConfusionHeatMap
 from judgepool.tui.widgets.data_plot import DataPlot
 from judgepool.tui.widgets.judged_share_plot import JudgedSharePlot

@@ -12,11 +12,11 @@ from pathlib import Path
 from textual.widgets import DataTable
 
 from judgepool.services.imports import import_documents, import_queries
+from judgepool.services.settle_queue import SettleQueue, SettleStep
 from judgepool.services.workspace import init_workspace, open_workspace
 from judgepool.tui.dialogs.side_by_side import SideBySideScreen
 from judgepool.tui.dialogs.verdicts import VerdictsScreen
 from judgepool.tui.screens.scores import ScoresScreen
-from judgepool.tui.verdict_jobs import SettleQueue, SettleStep
 from judgepool.tui.widgets.settle_order import SettleOrder, pairs_words
 from judgepool.tui.widgets.side_by_side import RankedColumn
 from tests.tui.conftest import wait_ready

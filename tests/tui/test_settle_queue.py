@@ -7,9 +7,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from judgepool.services.assignments import assign
+from judgepool.services.settle_queue import SettleQueue
 from judgepool.services.workspace import open_workspace
 from judgepool.store.grading_live import assigned_to
-from judgepool.tui.verdict_jobs import SettleQueue
 from judgepool.tui.widgets.settle_order import SettleOrder
 from tests.tui.conftest import wait_ready
 from tests.tui.pilot_support import screen_text, wait_until

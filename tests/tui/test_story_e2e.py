@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 
 from judgepool.services import app_queries
+from judgepool.services.settle_queue import SettleQueue, SettleStep
 from judgepool.services.workspace import open_workspace
-from judgepool.tui.verdict_jobs import SettleQueue, SettleStep
 from judgepool.tui.widgets.settle_order import pairs_words
 from tests.tui.story_support import STORY_LENGTH, true_grade
 from tests.tui.terminal_support import open_terminal

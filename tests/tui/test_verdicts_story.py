@@ -17,6 +17,7 @@ import pytest
 from textual.widgets import DataTable
 
 from judgepool.services import app_queries
+from judgepool.services.settle_queue import SettleQueue
 from judgepool.services.workspace import open_workspace
 from judgepool.tui.app import JudgepoolApp
 from judgepool.tui.dialogs.side_by_side import SideBySideScreen
@@ -24,7 +25,6 @@ from judgepool.tui.dialogs.verdicts import VerdictsScreen
 from judgepool.tui.screens.audit import AuditScreen
 from judgepool.tui.screens.review import ReviewScreen
 from judgepool.tui.screens.scores import ScoresScreen
-from judgepool.tui.verdict_jobs import SettleQueue
 from judgepool.tui.widgets.pair_verdicts import PairVerdicts
 from judgepool.tui.widgets.settle_order import SettleOrder, pairs_words
 from judgepool.tui.widgets.side_by_side import RankedColumn

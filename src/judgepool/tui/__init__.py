@@ -11,7 +11,6 @@ heavy: Textual is imported by the modules that need it.
 - `messages`: the judgment events the app announces, and how views follow them.
 - `background`: reading the workspace in thread workers, the one way views do it.
 - `readers`: the read connections those workers borrow.
-- `verdict_jobs`: what the verdict views and the settle queue compute in them.
 - `refusals`: a refusal in the app's words, with the app's way out.
 - `reach`: what each screen needs of a role, and the guard that holds it.
 - `palette`: the command palette's commands; `footer_keys`: help and quit, first

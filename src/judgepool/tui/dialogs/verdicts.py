@@ -2,7 +2,7 @@
 
 The app's view of ``judgepool compare --workspace``: the workspace's runs on
 the queries scored for every run (the common population), under the active
-contract (see `judgepool.tui.verdict_jobs.verdict_contract`). From top to
+contract (see `judgepool.services.verdicts.verdict_contract`). From top to
 bottom:
 
 - per run: mean nDCG@k, its 95 % interval, its bounds under the unjudged
@@ -45,12 +45,12 @@ from judgepool.core.roles import Reach
 from judgepool.core.verdicts import PairStats
 from judgepool.display import literal
 from judgepool.services.verdicts import ComparedRuns
+from judgepool.services.workspace_comparison import compare_workspace
 from judgepool.tui.background import Refused, post, read
 from judgepool.tui.dialogs.screen_keys import SCREEN_KEYS
 from judgepool.tui.dialogs.side_by_side import SideBySideScreen
 from judgepool.tui.hosts import review_host
 from judgepool.tui.messages import GradesSaved
-from judgepool.tui.verdict_jobs import compare_workspace
 from judgepool.tui.widgets.pair_plot import PairDifferencePlot
 from judgepool.tui.widgets.pair_verdicts import (
     PairWords,

@@ -44,11 +44,12 @@ from textual.widgets import DataTable, Footer, Static
 from judgepool.core.contract import Contract
 from judgepool.core.roles import Reach
 from judgepool.display import literal
+from judgepool.services.verdicts import verdict_contract
+from judgepool.services.workspace_comparison import compare_workspace
 from judgepool.tui.background import Refused, post, read
 from judgepool.tui.footer_keys import HELP_AND_QUIT
 from judgepool.tui.hosts import ReviewHost, review_host
 from judgepool.tui.messages import GradesSaved
-from judgepool.tui.verdict_jobs import compare_workspace, verdict_contract
 from judgepool.tui.widgets.pair_verdicts import PairVerdicts, PairWords, tally
 from judgepool.tui.widgets.score_contract import ContractBar, ContractDialog
 from judgepool.tui.widgets.score_format import message as message_text

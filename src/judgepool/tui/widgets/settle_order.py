@@ -37,10 +37,10 @@ from textual.message import Message
 from textual.widgets import Static
 
 from judgepool.display import literal
+from judgepool.services.settle_queue import SettleQueue, SettleStep
 from judgepool.tui.background import Refused, post, read
 from judgepool.tui.hosts import GradingHost, grading_host, review_host
 from judgepool.tui.messages import GradesSaved
-from judgepool.tui.verdict_jobs import SettleQueue, SettleStep
 from judgepool.tui.widgets.score_format import message as message_text
 
 if TYPE_CHECKING:

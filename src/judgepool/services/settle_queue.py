@@ -1,15 +1,10 @@
-"""What the app's verdict views and settle queue compute, on a worker's connection.
+"""The holes of the workspace's runs in settle order, narrowed one judgment at a time.
 
-- `compare_workspace`: every stored run of the workspace compared with every
-  other under a contract, on the workspace's judgments (its consensus rule):
-  `judgepool.services.verdicts.compare_runs` on stored runs, as
-  ``judgepool compare --workspace`` does.
-- `SettleQueue`: the holes of the workspace's runs in settle order
-  (`judgepool.core.settle.SettleState`), kept up to date one judgment at a
-  time, for the grade screen's settle order.
-
-Both run in thread workers (a worker borrows a read connection for the job):
-neither imports Textual.
+`SettleQueue` holds the settle order (`judgepool.core.settle.SettleState`)
+of every pair of the workspace's stored runs, and takes in each grade as it
+is saved; `SettleStep` is where the order stands. The app's grade screen
+ranks its settle order with it, in a thread worker on a borrowed read
+connection: nothing here needs the app.
 """
 
 from __future__ import annotations
@@ -25,39 +20,10 @@ from judgepool.core.progress import StageCallback, no_stage
 from judgepool.core.settle import Hole, SettleState
 from judgepool.core.verdicts import RunInput, population
 from judgepool.services.assignments import assigned_items
-from judgepool.services.judgments_source import JudgmentsSource, workspace_source
+from judgepool.services.judgments_source import workspace_source
 from judgepool.services.runs.sources import run_names, stored_source
-from judgepool.services.verdicts import REJECT_NOTE as REJECT_NOTE
-from judgepool.services.verdicts import ComparedRuns, compare_runs, read_runs
-from judgepool.services.verdicts import verdict_contract as verdict_contract
+from judgepool.services.verdicts import read_runs, verdict_contract
 from judgepool.services.workspace import Workspace
-
-# the app's views show p-values as the command line does by default
-PERMUTATIONS = 10_000
-
-
-def compare_workspace(
-    ws: Workspace,
-    contract: Contract,
-    *,
-    judged: JudgmentsSource | None = None,
-    on_progress: StageCallback = no_stage,
-) -> ComparedRuns | None:
-    """Every pair of the workspace's runs compared under ``contract`` (see
-    `verdict_contract`), on ``judged`` (the workspace's judgments under its
-    consensus rule, read now when None: the scores screen gives those of its
-    board); None when the workspace holds fewer than two runs."""
-    names = run_names(ws)
-    if len(names) < 2:
-        return None
-    if judged is None:
-        on_progress("reading judgments")
-        judged = workspace_source(ws)
-    sources = [stored_source(ws, name) for name in names]
-    contract, _ = verdict_contract(contract)
-    return compare_runs(
-        sources, judged, contract, permutations=PERMUTATIONS, on_progress=on_progress
-    )
 
 
 @dataclass(frozen=True)
