@@ -24,6 +24,7 @@ from judgepool.services.review import judged_share_of_run, score_workspace_runs
 from judgepool.services.workspace import open_workspace
 from judgepool.services.workspace_comparison import compare_workspace
 from judgepool.store import ledger
+from judgepool.tui import grade_writer
 from judgepool.tui.dialogs.verdicts import VerdictsScreen
 from judgepool.tui.screens.agreement import AgreementScreen
 from judgepool.tui.screens.audit import AuditScreen
@@ -166,7 +167,8 @@ async def test_the_pairs_plot_marks_the_queries_the_holes_could_reverse_and_foll
             if doc not in judgments.get(query, {})
         )
         before = plot.rows
-        app.judge_document(query, hole, true_grade(query, hole))
+        written = grade_writer.judge(app, (query, hole), true_grade(query, hole))
+        assert isinstance(written, grade_writer.Written)
         await settle(pilot)
         await wait_until(pilot, lambda: plot.rows != before, "the plot to follow the grade")
         assert plot.rows == expected_rows(workspace, contract, second.a, second.b)

@@ -7,6 +7,8 @@ heavy: Textual is imported by the modules that need it.
 - `app`: the shell that holds the workspace, the screens and the roles' guard.
 - `hosts`: what the screens need of the app, as protocols (no screen imports `app`).
 - `grading`: the grading plan and where the annotator is in it (plain Python).
+- `grade_writer`: the one way a screen writes a judgment (and announces it);
+  `digit_keys`: the digit keys of the screens that grade, offered on the scale.
 - `live`: taking in what other terminals wrote, twice a second.
 - `messages`: the judgment events the app announces, and how views follow them.
 - `background`: reading the workspace in thread workers, the one way views do it.

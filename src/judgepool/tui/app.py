@@ -24,12 +24,14 @@ it through the protocols of `judgepool.tui.hosts` and never import this module:
   screen at once; after it is graded, grading returns to where it was.
   ``app.queue_holes(holes)`` does the same for a run's holes in order: after
   each is judged the next comes (`judgepool.tui.screens.grade.holes`).
-- ``app.judge_document(query_id, doc_id, grade)`` grades a document from
-  another screen than the grade screen (the comparison's side-by-side lists):
-  written as the grade screen writes, taken into its plan, announced.
-- After every judgment event is committed (a grade, unsure, a note, an undo)
-  the grade screen calls ``app.grade_saved(query_id, doc_id, grade)``, which
-  publishes `judgepool.tui.messages.GradeSaved` on ``app.grade_saved_signal``.
+- A judgment is written one way, from whichever screen gives it (the grade
+  screen, the comparison's side-by-side lists, the adjudication screen):
+  `judgepool.tui.grade_writer`, on ``app.ws`` as ``app.annotator``, taken
+  into ``app.session`` (the grading plan), a refusal shown as an error notice.
+- After every judgment event is committed (a grade, unsure, a note, an undo,
+  a settling grade) the writer calls ``app.grade_saved(query_id, doc_id,
+  grade)``, which publishes `judgepool.tui.messages.GradeSaved` on
+  ``app.grade_saved_signal``.
   A view follows them with ``app.follow_grades(view)`` on mount: it is posted
   a `judgepool.tui.messages.GradesSaved` message for each (a burst merged
   into one). Its handler runs on the event loop while the annotator grades,
@@ -71,7 +73,7 @@ from textual.signal import Signal
 from judgepool.core.contract import Contract
 from judgepool.core.errors import ContractError, JudgepoolError
 from judgepool.core.roles import Reach
-from judgepool.services import adjudication, app_queries, judging
+from judgepool.services import adjudication
 from judgepool.services.live import LiveScores
 from judgepool.services.settings import blind_grading
 from judgepool.services.workspace import (
@@ -422,16 +424,6 @@ class JudgepoolApp(App[None]):
         judged the next comes (the audit-to-grading loop)."""
         self.action_show_screen("grade")
         self.get_screen("grade", GradeScreen).queue_holes(holes)
-
-    def judge_document(self, query_id: str, doc_id: str, grade: int) -> int | None:
-        """Grade a document from a screen other than the grade screen; the grade
-        saved, or the refusal raised (`JudgepoolError`, `StorageError`)."""
-        event = judging.judge(self.ws, query_id, doc_id, grade, annotator=self.annotator)
-        # the grade screen's plan counts it (its progress bars), if it holds the document
-        judgment = app_queries.item_judgment(self.ws, self.annotator, query_id, doc_id)
-        self.session.record(query_id, doc_id, judgment)
-        self.grade_saved(query_id, doc_id, event.grade)
-        return event.grade
 
     def store_scores(self, board: Scoreboard) -> None:
         """Store the scores screen's scores not stored yet as evaluations, like

@@ -7,7 +7,8 @@ imports the screens, not the other way round), and a test can host a screen
 in any app with the same attributes.
 
 - `GradingHost`: what the grade and help screens use (the app's own
-  connection, who grades, and where to announce a saved judgment).
+  connection, who grades, the grading plan, and where to announce a saved
+  judgment): what `judgepool.tui.grade_writer` writes with.
 - `ReviewHost`: what the audit and scores screens use (read connections for
   their workers, the active contract, the announcements of saved judgments,
   and the way to send a document to grading).
@@ -32,6 +33,7 @@ if TYPE_CHECKING:
     from judgepool.services.live import LiveScores
     from judgepool.services.review import Scoreboard
     from judgepool.services.workspace import Workspace
+    from judgepool.tui.grading import GradingSession
     from judgepool.tui.readers import ReadConnections
 
 
@@ -47,6 +49,8 @@ class GradingHost(Protocol):
     contract: Contract
     # grading is blind (the workspace's setting): no other annotator's grade or note shown
     blind: bool
+    # the grading plan the grade screen shows: a judgment written anywhere is taken into it
+    session: GradingSession
 
     @property
     def workspace_label(self) -> str:
@@ -87,10 +91,6 @@ class ReviewHost(Protocol):
 
     def queue_holes(self, holes: Sequence[tuple[str, str]]) -> None:
         """Send holes to the grade screen, to be judged one after another."""
-
-    def judge_document(self, query_id: str, doc_id: str, grade: int) -> int | None:
-        """Grade a document where it is shown (the comparison's side-by-side
-        lists); raises the refusal when it is not saved."""
 
     def follow_grades(self, node: DOMNode) -> None:
         """Post `GradesSaved` to ``node`` (mounted) after every judgment event."""

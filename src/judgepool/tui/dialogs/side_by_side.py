@@ -7,10 +7,11 @@ highlighted. The heading gives the query's text and both runs' nDCG@k. Text
 is shown as on the grade screen (`judgepool.tui.widgets.highlight`): IDs as
 IDs, the query's and the document's text repaired for reading.
 
-Keys: a digit grades the highlighted document here (`app.judge_document`:
-saved, taken into the grade screen's plan, and every screen recomputes;
-the lists show the new grade at once); ``j`` sends it to the grade screen
-instead; ``tab`` moves between the lists; ``escape`` goes back.
+Keys: a digit grades the highlighted document here (written as the grade
+screen writes, `judgepool.tui.grade_writer`: saved, taken into the grade
+screen's plan, and every screen recomputes; the lists show the new grade at
+once); ``j`` sends it to the grade screen instead; ``tab`` moves between the
+lists; ``escape`` goes back.
 """
 
 from __future__ import annotations
@@ -29,18 +30,18 @@ from textual.widgets import DataTable, Footer, Static
 
 from judgepool.core.contract import Contract
 from judgepool.core.drilldown import Drilldown
-from judgepool.core.errors import JudgepoolError
 from judgepool.core.measures import NDCG
 from judgepool.core.roles import Reach
 from judgepool.display import literal, shown_id
 from judgepool.services import app_queries
-from judgepool.services.judging import on_scale
 from judgepool.services.model_labels import query_model_grades
 from judgepool.services.review import drill_down
-from judgepool.services.workspace import StorageError, Workspace
+from judgepool.services.workspace import Workspace
+from judgepool.tui import grade_writer
 from judgepool.tui.background import Refused, post, read
 from judgepool.tui.dialogs.screen_keys import SCREEN_KEYS
-from judgepool.tui.hosts import grading_host, review_host
+from judgepool.tui.digit_keys import GradesByDigit, digit_bindings
+from judgepool.tui.hosts import review_host
 from judgepool.tui.widgets.highlight import (
     highlight,
     highlighted,
@@ -53,8 +54,6 @@ from judgepool.tui.widgets.side_by_side import RankedColumn
 
 if TYPE_CHECKING:
     from judgepool.tui.readers import ReadConnections
-
-_GRADE = Binding.Group("grade", compact=True)
 
 
 @dataclass(frozen=True)
@@ -79,7 +78,7 @@ def read_lists(ws: Workspace, a: str, b: str, query_id: str, contract: Contract)
     )
 
 
-class SideBySideScreen(ModalScreen[None]):
+class SideBySideScreen(GradesByDigit, ModalScreen[None]):
     """Two runs' top k for one query, side by side, gradable in place."""
 
     REACH: ClassVar[Reach] = "review"
@@ -107,16 +106,7 @@ class SideBySideScreen(ModalScreen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         *SCREEN_KEYS,
         Binding("escape", "close", "close", tooltip="Back to the runs pair by pair"),
-        *(
-            Binding(
-                str(digit),
-                f"grade({digit})",
-                "grade",
-                group=_GRADE,
-                tooltip=f"Grade the highlighted document {digit}, here",
-            )
-            for digit in range(10)
-        ),
+        *digit_bindings("grade", "Grade the highlighted document {digit}, here"),
         Binding(
             "j",
             "send",
@@ -257,22 +247,14 @@ class SideBySideScreen(ModalScreen[None]):
 
     # -- grading -------------------------------------------------------------------------
 
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "grade":  # only the workspace's grades, in the footer too
-            grade = parameters[0]
-            return isinstance(grade, int) and on_scale(grading_host(self.app).ws, grade)
-        return True
-
     def action_grade(self, grade: int) -> None:
         doc_id = self.current_doc
         if doc_id is None:
             return
-        try:
-            saved = review_host(self.app).judge_document(self.query_id, doc_id, grade)
-        except (JudgepoolError, StorageError) as exc:
-            self.notify(literal(f"not saved: {exc}"), severity="error", markup=False)
+        saved = grade_writer.judge(self.app, (self.query_id, doc_id), grade)
+        if isinstance(saved, grade_writer.NotSaved):  # the writer's notice said why
             return
-        self.notify(literal(f"saved {saved} for {doc_id}"), markup=False)
+        self.notify(literal(f"saved {saved.grade} for {doc_id}"), markup=False)
         self._load()  # the lists show the grade (and the nDCG it gives)
 
     def action_send(self) -> None:

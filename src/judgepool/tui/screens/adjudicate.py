@@ -16,9 +16,11 @@ reading, query terms highlighted, a long one a bounded part at a time
 when grading is blind: that is her job. Data text is shown literally.
 
 A digit settles the item with that grade, recorded as the adjudicator's
-adjudication (what the ``adjudicated`` consensus reads), and the item leaves
-the queue of unresolved ones. ``e`` adds a note to her settling grade; given
-before she settles, it is kept and saved with the settling grade.
+adjudication (what the ``adjudicated`` consensus reads; written and
+announced as every grade is, `judgepool.tui.grade_writer`), and the item
+leaves the queue of unresolved ones. ``e`` adds a note to her settling
+grade; given before she settles, it is kept and saved with the settling
+grade.
 
 The queue follows the workspace: a grade from another terminal (the app's
 live refresh announces it, `judgepool.tui.messages.GradesSaved`; a burst is
@@ -41,12 +43,13 @@ from judgepool.core.errors import JudgepoolError
 from judgepool.core.raters import kind_of_name
 from judgepool.core.roles import Reach
 from judgepool.services import app_queries
-from judgepool.services.adjudication import adjudicate, adjudication_queue
+from judgepool.services.adjudication import adjudication_queue
 from judgepool.services.disagreements import ListedDisagreement
-from judgepool.services.judging import on_scale
 from judgepool.services.text_parts import PartWhere
 from judgepool.services.workspace import StorageError
+from judgepool.tui import grade_writer
 from judgepool.tui.dialogs.note import NoteDialog
+from judgepool.tui.digit_keys import GradesByDigit
 from judgepool.tui.hosts import grading_host
 from judgepool.tui.messages import GradesSaved
 from judgepool.tui.screens.adjudicate_keys import ADJUDICATE_BINDINGS
@@ -57,10 +60,11 @@ from judgepool.tui.widgets.item_grades import every_grade
 Item = tuple[str, str]  # (query ID, document ID)
 
 
-class AdjudicateScreen(Screen[None]):
+class AdjudicateScreen(GradesByDigit, Screen[None]):
     """Settle the disagreements of the workspace, one digit each, reading what is settled."""
 
     REACH: ClassVar[Reach] = "adjudicate"
+    DIGIT_ACTION: ClassVar[str] = "settle"
 
     BINDINGS: ClassVar[list[BindingType]] = ADJUDICATE_BINDINGS
 
@@ -243,12 +247,9 @@ class AdjudicateScreen(Screen[None]):
     # -- actions -----------------------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "settle":  # only the workspace's grades, in the footer too
-            grade = parameters[0]
-            return isinstance(grade, int) and on_scale(grading_host(self.app).ws, grade)
         if action in ("read", "part"):  # in the footer when there is more to read
             return bool(self.query("#adjudicate-document").filter(".-pageable"))
-        return True
+        return super().check_action(action, parameters)  # the digits: the scale's grades
 
     def action_settle(self, grade: int) -> None:
         """Settle the highlighted disagreement with ``grade`` (and the note waiting for it)."""
@@ -256,20 +257,14 @@ class AdjudicateScreen(Screen[None]):
         if found is None:
             self._say(Text("nothing to settle", style="yellow"))
             return
-        host = grading_host(self.app)
         item = query_id, doc_id = _key(found)
         note = self._pending_notes.get(item)
-        try:
-            event = adjudicate(
-                host.ws, query_id, doc_id, grade, adjudicator=host.annotator, note=note
-            )
-        except (JudgepoolError, StorageError) as exc:
-            self._say(literal_text(f"not saved: {exc}", style="bold red"))
-            self.notify(str(exc), severity="error", markup=False)
+        saved = grade_writer.settle(self.app, item, grade, note=note)
+        if isinstance(saved, grade_writer.NotSaved):
+            self._say(literal_text(saved.words, style="bold red"))
             return
         self._pending_notes.pop(item, None)
-        host.grade_saved(query_id, doc_id, event.grade)
-        status = Text.assemble(("settled ", "bold green"), (f"{event.grade}", "bold green"))
+        status = Text.assemble(("settled ", "bold green"), (f"{saved.grade}", "bold green"))
         status.append(" for ")
         status.append_text(literal_text(f"{query_id} {doc_id}"))
         if note:
@@ -310,19 +305,14 @@ class AdjudicateScreen(Screen[None]):
             self._pending_notes[item] = note
             self._say(Text(""))  # the status line says a note waits for the grade
             return
-        host = grading_host(self.app)
-        query_id, doc_id = item
-        try:
-            adjudicate(
-                host.ws, query_id, doc_id, settling[0], adjudicator=host.annotator, note=note
-            )
-        except (JudgepoolError, StorageError) as exc:
-            self._say(literal_text(f"note not saved: {exc}", style="bold red"))
-            self.notify(str(exc), severity="error", markup=False)
+        saved = grade_writer.settle(
+            self.app, item, settling[0], note=note, refused_as="note not saved"
+        )
+        if isinstance(saved, grade_writer.NotSaved):
+            self._say(literal_text(saved.words, style="bold red"))
             return
-        host.grade_saved(query_id, doc_id, settling[0])
         status = Text("note saved with your settling grade for ", style="green")
-        status.append_text(literal_text(f"{query_id} {doc_id}"))
+        status.append_text(literal_text(f"{item[0]} {item[1]}"))
         self._status = status
         self.reload(keep=item)
 

@@ -14,25 +14,16 @@ from typing import Final
 
 from textual.binding import Binding, BindingType
 
+from judgepool.tui.digit_keys import digit_bindings
 from judgepool.tui.footer_keys import HELP_AND_QUIT
 from judgepool.tui.widgets.grading_panels import PAGING_BINDINGS
 
-_GRADE: Final = Binding.Group("settle", compact=True)
 _ITEM: Final = Binding.Group("item")
 _GAP: Final = Binding.Group("gap", compact=True)
 
 ADJUDICATE_BINDINGS: Final[list[BindingType]] = [
     *HELP_AND_QUIT,
-    *(
-        Binding(
-            str(digit),
-            f"settle({digit})",
-            "settle",
-            group=_GRADE,
-            tooltip=f"Settle the highlighted disagreement with grade {digit}",
-        )
-        for digit in range(10)
-    ),
+    *digit_bindings("settle", "Settle the highlighted disagreement with grade {digit}"),
     Binding(
         "e",
         "note",

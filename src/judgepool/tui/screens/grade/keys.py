@@ -12,25 +12,16 @@ from typing import Final
 
 from textual.binding import Binding, BindingType
 
+from judgepool.tui.digit_keys import digit_bindings
 from judgepool.tui.footer_keys import HELP_AND_QUIT
 from judgepool.tui.widgets.grading_panels import PAGING_BINDINGS
 
-_GRADE: Final = Binding.Group("grade", compact=True)
 _DOCUMENT: Final = Binding.Group("doc")
 _QUERY: Final = Binding.Group("query")
 
 GRADE_BINDINGS: Final[list[BindingType]] = [
     *HELP_AND_QUIT,
-    *(
-        Binding(
-            str(digit),
-            f"grade({digit})",
-            "grade",
-            group=_GRADE,
-            tooltip=f"Grade {digit} and go to the next document",
-        )
-        for digit in range(10)
-    ),
+    *digit_bindings("grade", "Grade {digit} and go to the next document"),
     Binding("u", "unsure", "unsure", tooltip="Unsure: defer this document without a grade"),
     Binding("z", "undo", "undo", tooltip="Undo the last judgment of this session"),
     Binding("e", "note", "note", tooltip="Add a note to the current judgment"),

@@ -22,12 +22,13 @@ Keys (also in the footer, on ``?`` and in the palette; bound in `keys`):
   the status line counts grades and unsure marks apart (`status`), beside the
   time on the document and your rate (`clock`).
 
-A grade is written in the key's handler (`judging`): one short transaction,
-committed (and synced) before the handler goes on, so "saved" on the status
-line is only ever shown for a grade that is on disk, and no keystroke is
-processed before the previous grade's commit. The run and rank that brought
-a document into the pool are never shown; nor, grading blind (the default),
-another annotator's grade or note.
+A grade is written in the key's handler (`judging`, through the app's one
+writer, `judgepool.tui.grade_writer`): one short transaction, committed (and
+synced) before the handler goes on, so "saved" on the status line is only
+ever shown for a grade that is on disk, and no keystroke is processed before
+the previous grade's commit. The run and rank that brought a document into
+the pool are never shown; nor, grading blind (the default), another
+annotator's grade or note.
 
 The screen holds the grading session (where the annotator is) and the
 status line's message, shows the current document across its panels, and
@@ -59,13 +60,14 @@ from judgepool.core.errors import JudgepoolError
 from judgepool.core.roles import Reach
 from judgepool.display import literal
 from judgepool.services import app_queries
-from judgepool.services.judging import on_scale
 from judgepool.services.text_parts import PartWhere
 from judgepool.services.workspace import StorageError
 from judgepool.tui.dialogs.guidelines import GuidelinesOffer
 from judgepool.tui.dialogs.note import NoteDialog
 from judgepool.tui.dialogs.own_items import OwnItemsDialog
 from judgepool.tui.dialogs.search import Found
+from judgepool.tui.digit_keys import GradesByDigit
+from judgepool.tui.grade_writer import NotSaved
 from judgepool.tui.grading import GradingSession
 from judgepool.tui.hosts import GradingHost, grading_host
 from judgepool.tui.screens.grade.goto import GotoQuery
@@ -101,7 +103,7 @@ NOTHING_TO_GRADE: Final = (
 )
 
 
-class GradeScreen(Screen[None]):
+class GradeScreen(GradesByDigit, Screen[None]):
     """Grade pooled documents, one keystroke each."""
 
     REACH: ClassVar[Reach] = "grade"
@@ -110,7 +112,7 @@ class GradeScreen(Screen[None]):
     def __init__(self, session: GradingSession) -> None:
         super().__init__(id="grade")
         self.session = session
-        self.judgments = SessionJudgments(session)
+        self.judgments = SessionJudgments()
         self.hole_queue = HoleQueue()
         self.goto = GotoQuery()
         self.reading = Reading(
@@ -263,18 +265,11 @@ class GradeScreen(Screen[None]):
         if item is None:
             return False
         seconds = round(self.query_one(StatusLine).clock.seconds(), 3) if advance else None
-        try:
-            saved = self.judgments.write(
-                self.host,
-                item,
-                grade,
-                unsure=unsure,
-                note=note,
-                seconds=seconds,
-                adds_note=not advance,
-            )
-        except (JudgepoolError, StorageError) as exc:
-            self._error(f"not saved: {exc}")
+        saved = self.judgments.write(
+            self.app, item, grade, unsure=unsure, note=note, seconds=seconds, adds_note=not advance
+        )
+        if isinstance(saved, NotSaved):  # the writer's notice said so
+            self._say((saved.words, "bold red"))
             self._update_status()
             return False
         self._status = saved_line(saved.grade, session.labels, item[1], with_note=saved.noted)
@@ -302,12 +297,9 @@ class GradeScreen(Screen[None]):
         return True
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "grade":  # the footer offers the scale's grades only
-            grade = parameters[0]
-            return isinstance(grade, int) and on_scale(self.host.ws, grade)
         if action in ("read", "part"):  # in the footer when there is more to read
             return self.reading.pageable
-        return True
+        return super().check_action(action, parameters)  # the digits: the scale's grades
 
     def action_grade(self, grade: int) -> None:
         # a grade outside the scale is refused by the service, with its reason
@@ -318,10 +310,9 @@ class GradeScreen(Screen[None]):
 
     def action_undo(self) -> None:
         session = self.session
-        try:
-            undone = self.judgments.undo(self.host)
-        except (JudgepoolError, StorageError) as exc:
-            self._error(f"cannot undo: {exc}")
+        undone = self.judgments.undo(self.app)
+        if isinstance(undone, NotSaved):  # the writer's notice said so
+            self._say((undone.words, "bold red"))
             self._update_status()
             return
         if undone is None:
