@@ -4,7 +4,8 @@
 command line and the tests both use it. Importing this package loads nothing
 heavy: Textual is imported by the modules that need it.
 
-- `app`: the shell that holds the workspace, the screens and the roles' guard.
+- `app`: the shell that holds the workspace, the screens and the roles' guard;
+  `app_keys`: its keys.
 - `hosts`: what the screens need of the app, as protocols (no screen imports `app`).
 - `grading`: the grading plan and where the annotator is in it (plain Python).
 - `grade_writer`: the one way a screen writes a judgment (and announces it);

@@ -19,7 +19,8 @@ it through the protocols of `judgepool.tui.hosts` and never import this module:
 - Screens by name: ``"grade"`` at start; ``"help"``, ``"audit"``, ``"scores"``,
   ``"adjudicate"`` (``D``, adjudicators and leads) and ``"agreement"`` (``K``)
   through Textual's ``SCREENS``, imported and created when first shown (out
-  of start-up). ``ctrl+p``: the palette (`judgepool.tui.palette`).
+  of start-up); the keys that show them: `judgepool.tui.app_keys`. ``ctrl+p``:
+  the palette (`judgepool.tui.palette`).
 - ``app.queue_for_grading(query_id, doc_id)`` shows that document on the grade
   screen at once; after it is graded, grading returns to where it was.
   ``app.queue_holes(holes)`` does the same for a run's holes in order: after
@@ -50,7 +51,7 @@ it through the protocols of `judgepool.tui.hosts` and never import this module:
   user owns the file.
 
 Longer than 400 lines because this docstring is the one map of the interface
-every screen sees, and the shell's code, about 380 lines, holds only what a
+every screen sees, and the shell's code, about 400 lines, holds only what a
 screen cannot do for itself: screens, roles, the workspace connection, quit.
 """
 
@@ -63,7 +64,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from textual.app import App, SystemCommand
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.dom import DOMNode
 from textual.driver import Driver
 from textual.reactive import var
@@ -82,6 +83,7 @@ from judgepool.services.workspace import (
     WorkspaceReadOnly,
     open_workspace,
 )
+from judgepool.tui.app_keys import APP_BINDINGS
 from judgepool.tui.grading import GradingSession, read_session
 from judgepool.tui.live import LiveRefresh
 from judgepool.tui.messages import GradeSaved, GradesSaved
@@ -96,7 +98,6 @@ from judgepool.tui.screens.sign_in import SignInScreen
 if TYPE_CHECKING:
     from judgepool.services.review import Scoreboard
 
-_SCREENS: Final = Binding.Group("screens")
 # The app's actions a served session may run before it has signed in.
 _BEFORE_SIGN_IN: Final = frozenset({"focus_next", "focus_previous", "quit", "bell"})
 SCREEN_TITLES: Final[dict[str, str]] = {
@@ -146,45 +147,7 @@ class JudgepoolApp(App[None]):
         "agreement": _agreement_screen,
     }
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding(
-            "g", "show_screen('grade')", "screens", group=_SCREENS, tooltip="Show the grade screen"
-        ),
-        Binding(
-            "a", "show_screen('audit')", "screens", group=_SCREENS, tooltip="Show the audit screen"
-        ),
-        Binding(
-            "s",
-            "show_screen('scores')",
-            "screens",
-            group=_SCREENS,
-            tooltip="Show the scores screen",
-        ),
-        # not in the footer, which keeps room for help and quit at 80 columns
-        Binding(
-            "D",
-            "adjudicate",
-            "adjudicate",
-            show=False,
-            tooltip="Adjudicate: settle the disagreements (adjudicators and leads)",
-        ),
-        Binding(
-            "K",
-            "show_screen('agreement')",
-            "agreement",
-            show=False,
-            tooltip="Agreement between annotators (κ per pair, Fleiss' κ, Krippendorff's α)",
-        ),
-        Binding("question_mark", "help", "help", key_display="?", tooltip="List every key"),
-        Binding("q", "quit", "quit", tooltip="Quit judgepool (every grade is already saved)"),
-        Binding(
-            "f5,R",  # R too: a browser keeps F5 (judgepool serve)
-            "reread",
-            "re-read",
-            show=False,
-            tooltip="Re-read the workspace now (grades from other terminals show by themselves)",
-        ),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = APP_BINDINGS
 
     contract: var[Contract] = var(Contract())
     """The contract every score on screen is computed under."""
