@@ -22,6 +22,9 @@
 - `review`: what the app's audit and scores screens show; `all_holes`: every
   run's holes at once; `app_queries` and `text_parts`: what its grade screen
   reads; `live`: following a workspace other processes write to;
+  `workspace_comparison`: every stored run compared with every other (the
+  app's verdict views); `settle_queue`: the holes in settle order, narrowed
+  one grade at a time (the grade screen's settle order);
 - grading as a team: `assignments` (assign, progress; `settle_holes`: the
   holes ``assign --settle`` hands out; `assignment_settle`: its budget, kept
   and topped up; `assignment_sample`: a sample's holes, handed out),

@@ -13,6 +13,8 @@ heavy: Textual is imported by the modules that need it.
 - `live`: taking in what other terminals wrote, twice a second.
 - `messages`: the judgment events the app announces, and how views follow them.
 - `background`: reading the workspace in thread workers, the one way views do it.
+- `scores_ahead`: every run scored while a lead grades, so the scores screen
+  opens on numbers.
 - `readers`: the read connections those workers borrow.
 - `refusals`: a refusal in the app's words, with the app's way out.
 - `reach`: what each screen needs of a role, and the guard that holds it.

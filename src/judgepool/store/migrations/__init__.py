@@ -23,7 +23,19 @@ The first three are SQL that sqlite-utils' table creation cannot express
 (CHECK constraints, WITHOUT ROWID tables, AUTOINCREMENT, composite foreign
 keys, the ledger's triggers); later ones use sqlite-utils where it can say
 the same. From 9 on they make the tables behind a model's labels
-(``judgepool prelabel``).
+(``judgepool prelabel``). The versions:
+
+- `v01_corpus_runs_ledger`: the corpus, runs and their lines, the judgment
+  ledger; `v02_annotators_sources_evaluations`: time per grade and undo,
+  annotators, pool sources, runs as Arrow columns, stored evaluations;
+  `v03_pool_item_index`: an index of pooled items; `v04_document_search`:
+  full-text search of the documents;
+- `v05_assignments`: assignments and their items; `v06_pool_finds`:
+  documents people added to a pool; `v07_sign_in`: sign-in tokens for
+  served sessions; `v08_roles_adjudications`: roles, guidelines seen,
+  adjudications apart from annotations, undo dated by what it restores;
+- `v09_model_replies`: what a model was asked and answered;
+  `v10_model_claims`: items claimed by a running ``prelabel``.
 """
 
 from __future__ import annotations
