@@ -429,9 +429,9 @@ def print_replay(
     first = seeds[0]
     # with the model prior the pairs undecided at the start differ by seed
     pairs = sorted({pair for one in seeds for pair in one["summary"]["pairs"]})
+    over = "a model's labels over the " if prior == "model" else ""
     print(
-        f"\n{name} replay from BM25's depth-5 pool, "
-        f"{'simulated judge over the ' if prior == 'model' else ''}{PRIOR_KIND} prior, "
+        f"\n{name} replay from BM25's depth-5 pool, {over}{PRIOR_KIND} prior, "
         f"settle in batches of {args.team}: {first['settle']['holes']} holes "
         f"(a hole the qrels never judged counts as 0); verdicts every {args.batch} judgments "
         f"with {args.batch_draws} draws; at the start (S settled, P probable and right, "

@@ -12,8 +12,10 @@ A *hole* is a document in some compared run's top k without a judgment (see
   verdict.
 
 How ``settle`` scores a hole. Each hole has a prior over its grades, the
-comparison's own (`judgepool.core.priors`: the rank prior, or a model's
-labels calibrated on the judgments), re-estimated after every judgment as
+comparison's own (`judgepool.core.priors`: by default the runs prior,
+`judgepool.core.hole_prior`, refitted every `REFIT_EVERY` judgments, or the
+rank prior while too few documents are judged to fit it; a model's labels
+calibrated on the judgments over it), re-estimated after every judgment as
 the comparison would estimate it. Joint draws of every hole's grade
 (`judgepool.core.settle_draws`, made query by query) give each pair's mean
 difference D in each draw: its variance σ² and P(A ahead), as the verdict
@@ -52,8 +54,10 @@ right, while a judgment teaches it and moves every hole at the same rank
 (or with the same model grade) at once; the holes are independent, as the
 draws have them. Replayed from BM25's depth-5 pool (``tests/benchmarks/
 bench_probable.py``), the pairs undecided at the start are decided after
-0.81-0.91x the judgments of depth order under the rank prior (0.48-0.81x
-under a simulated model's labels), never more in total.
+0.52-0.61x the judgments of depth order on DL19 and 0.82-0.86x on DL20
+under the runs prior (0.45x and 0.87x with a real LLM judge's labels over
+it; 0.81-0.91x under the rank prior), never more in total; a team's
+batches (`SettleState.batch`) need no more.
 
 Incremental. After a judgment only its query changes: that query's bounds
 and draws are recomputed, and so is the prior; another query's draws are
