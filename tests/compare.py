@@ -10,7 +10,7 @@ import math
 from dataclasses import asdict
 from typing import Any
 
-from judgepool.core.types import Evaluation
+from judgepool.core.terms.types import Evaluation
 
 TOLERANCE = 1e-12
 

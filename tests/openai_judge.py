@@ -3,7 +3,7 @@
 textual-serve), on 127.0.0.1 on a free port, in a thread of its own.
 
 It plays a judge: it reads the query and the document out of judgepool's
-prompt (between their tags, marked as `judgepool.core.grading_prompt` marks
+prompt (between their tags, marked as `judgepool.core.prompting.grading_prompt` marks
 them: the closing tag with the same mark as the opening one), answers
 ``{"grade": N}`` from a hidden table of true grades keyed by (query text,
 document text), a grade off by one with probability ``noise`` (drawn per

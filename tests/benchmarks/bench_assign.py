@@ -15,7 +15,7 @@ For each, and each number of annotators, it measures the whole command in a
 fresh process (the console script beside ``sys.executable``: start-up,
 reading the pool, assigning, writing one row per annotator and item) on a
 fresh copy of the workspace, and the assignment alone
-(`judgepool.core.assignment.balanced_assignment`) in a fresh process; each
+(`judgepool.core.team.assignment.balanced_assignment`) in a fresh process; each
 run is stopped after ``--timeout`` seconds and reported as more than that.
 Each figure is the median of ``--rounds`` runs.
 
@@ -46,7 +46,7 @@ SHAPES: dict[str, tuple[int, int, int | None]] = {
 
 CORE_SCRIPT = """
 import sys, time
-from judgepool.core.assignment import balanced_assignment
+from judgepool.core.team.assignment import balanced_assignment
 units, annotators, overlap = (int(x) for x in sys.argv[1:4])
 names = [f"a{i:04d}" for i in range(annotators)]
 started = time.perf_counter()

@@ -108,9 +108,8 @@ def breakdown(runs: list[Path], qrels_path: Path) -> dict[str, float]:
     import numpy as np
 
     from judgepool.cli.contract_options import build_contract
-    from judgepool.core import verdicts
-    from judgepool.core.fast import engine
-    from judgepool.core.significance import (
+    from judgepool.core.comparing import verdicts
+    from judgepool.core.comparing.significance import (
         adjust,
         bootstrap_interval,
         effect_size,
@@ -118,7 +117,8 @@ def breakdown(runs: list[Path], qrels_path: Path) -> dict[str, float]:
         paired_t,
         sign_flip,
     )
-    from judgepool.core.verdicts import RunInput, population
+    from judgepool.core.comparing.verdicts import RunInput, population
+    from judgepool.core.fast import engine
     from judgepool.formats.trec import read_qrels
     from judgepool.services.judgments_source import JudgmentsSource
     from judgepool.services.runs.scoring import score_run_with_tops
@@ -165,7 +165,7 @@ def breakdown(runs: list[Path], qrels_path: Path) -> dict[str, float]:
     _, stats_s = _timed(statistics_part)
     judgments = qrels.judgments
     # every run's and every pair's bounds come from one table of holes per
-    # block of queries (core.bound_tables), so they are timed together
+    # block of queries (core.comparing.bound_tables), so they are timed together
     _, bounds_s = _timed(lambda: verdicts._bounds(inputs, pairs, queries, judgments, contract))
     _, whole_s = _timed(lambda: verdicts.compare(inputs, judgments, contract, pairs))
     return {

@@ -10,7 +10,7 @@ and scores them against the real dev-small qrels (about one judged document
 per query, so nine of a run's top ten are holes and the six runs' union of
 holes is about 29 per query) under ``-k 10 --unjudged zero`` and the 0..3 scale.
 
-Then, for several rounds, it times the phases of `judgepool.core.verdicts.compare`
+Then, for several rounds, it times the phases of `judgepool.core.comparing.verdicts.compare`
 with 10,000 permutations and 10,000 bootstrap resamples, and prints their medians:
 
 - ``problems``: reading the six runs' top k into the table of holes (`HoleTable.build`);
@@ -44,20 +44,20 @@ from pathlib import Path
 
 import numpy as np
 
-from judgepool.core.aggregate import evaluate, group_by_query
-from judgepool.core.bound_tables import HoleTable
-from judgepool.core.bounds import GainLevels, TopK, bound_arrays
-from judgepool.core.contract import Contract
-from judgepool.core.ranking import form_list
-from judgepool.core.significance import (
+from judgepool.core.comparing.bound_tables import HoleTable
+from judgepool.core.comparing.bounds import GainLevels, TopK, bound_arrays
+from judgepool.core.comparing.significance import (
     adjust,
     bootstrap_interval,
     effect_size,
     paired_t,
     sign_flip,
 )
-from judgepool.core.types import RunEntry
-from judgepool.core.verdicts import RunInput, compare
+from judgepool.core.comparing.verdicts import RunInput, compare
+from judgepool.core.scoring.aggregate import evaluate, group_by_query
+from judgepool.core.scoring.ranking import form_list
+from judgepool.core.terms.contract import Contract
+from judgepool.core.terms.types import RunEntry
 
 HERE = Path(__file__).resolve().parent
 # the project's shared data folder beside the repository (or a worktree's parents)

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """What ``compare`` costs per pair of runs: the measurements behind the limit
-`judgepool.core.comparison_size` puts on a comparison before any run is read.
+`judgepool.core.comparing.comparison_size` puts on a comparison before any run is read.
 
 A command-line script (not a pytest test). It writes N runs over the 43 judged
 DL19 passage queries (`tests/data/dl19-passage`): each a copy of the top 30 of
@@ -30,7 +30,7 @@ import sys
 import time
 from pathlib import Path
 
-from judgepool.core.comparison_size import BASE_BYTES, estimate_comparison
+from judgepool.core.comparing.comparison_size import BASE_BYTES, estimate_comparison
 
 HERE = Path(__file__).resolve().parent
 DL19 = HERE.parent / "data" / "dl19-passage"

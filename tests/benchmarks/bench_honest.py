@@ -10,7 +10,7 @@ never judged counts 0, as trec_eval scores it). Starts:
 - ``bm25pool5``: only BM25's depth-5 pool judged.
 
 For each start and prior (``rank``: the contract's rank prior; ``runs``: the
-default, with its check), `judgepool.core.verdicts.compare` with ``--draws``
+default, with its check), `judgepool.core.comparing.verdicts.compare` with ``--draws``
 draws: each run's expected nDCG and 95 % interval against the truth (the
 interval's coverage and the mean |expected − truth|), and the pairs decided
 (settled + probable) with the share of probable verdicts whose leader is not
@@ -31,8 +31,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from judgepool.core.aggregate import evaluate
-from judgepool.core.verdicts import RunInput, compare
+from judgepool.core.comparing.verdicts import RunInput, compare
+from judgepool.core.scoring.aggregate import evaluate
 
 # the replay's loaders and starts (replay_starts.py, beside this file)
 sys.path.insert(0, str(Path(__file__).resolve().parent))

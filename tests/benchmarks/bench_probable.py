@@ -12,7 +12,7 @@ every judgment known (a document the qrels never judged counts as 0 there, as
   ``--seeds`` seeds (default 20);
 - ``bm25pool5``: only the documents of BM25's depth-5 pool judged.
 
-For each, `judgepool.core.verdicts.compare` with ``--draws`` draws (default
+For each, `judgepool.core.comparing.verdicts.compare` with ``--draws`` draws (default
 10,000) and confidence 0.95 under (i) the holes' prior ``--prior-kind``
 (``rank``, the default, which the README's first tables were measured with,
 or ``runs``, compare's default) and (ii) a model prior over it, from a
@@ -33,7 +33,7 @@ Goals (issue 19): rank prior ≥ 60 % decided and ≤ 5 % wrong; model prior
 Then the settle order. From ``bm25pool5``, the holes (the documents of the
 six runs' top 10 without a judgment) are judged one at a time, revealing
 the true grade (a hole the qrels never judged counts as 0), in settle order
-(`judgepool.core.settle.SettleState` on the same prior as the comparisons,
+(`judgepool.core.holes.settle.SettleState` on the same prior as the comparisons,
 updated after each judgment and asked for its first hole, as the app's queue
 is; with ``--team N``, asked for a batch of N holes, `SettleState.batch`,
 all judged before it is asked again, as a team of N would) and in depth
@@ -69,8 +69,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from judgepool.core.settle import REFRESH_TOLERANCE, SettleState, depth_order
-from judgepool.core.verdicts import ComparisonReport
+from judgepool.core.comparing.verdicts import ComparisonReport
+from judgepool.core.holes.settle import REFRESH_TOLERANCE, SettleState, depth_order
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 # the datasets, starts and judges, shared with bench_honest.py and bench_sample.py

@@ -6,12 +6,12 @@ DL19 and DL20 passage (the shared data folder, six runs each, k = 10,
 (whose loaders this reuses): ``hide30``, 30 % of the judgments hidden at
 random (``--seeds`` seeds, default 5), and ``bm25pool5``, only BM25's
 depth-5 pool judged. For each start the frame is the comparison's holes
-(`judgepool.core.sample_design`), and ``--replays`` samples (default 200,
+(`judgepool.core.holes.sample_design`), and ``--replays`` samples (default 200,
 sampling seeds 0, 1, …) of each expected size (``--sizes`` for ``hide30``,
 ``--pool-sizes`` for ``bm25pool5``) are drawn, their holes given their true
 grades (the qrels' grade; 0 for a document the qrels never judged, as
 ``unjudged=zero`` scores it), and every run's and pair's estimate computed
-(`judgepool.core.sample_estimate`) three ways: HT; prior-powered with the
+(`judgepool.core.holes.sample_estimate`) three ways: HT; prior-powered with the
 rank prior; prior-powered with a model prior from a *simulated* judge (the
 true grade plus Gaussian noise, linear κ 0.6 with the qrels, as in
 ``bench_probable.py``). The priors are learnt from the start's judgments,
@@ -71,9 +71,9 @@ from replay_starts import (
     true_grade,
 )
 
-from judgepool.core.priors import Prior, model_prior, rank_prior
-from judgepool.core.sample_design import Frame, build_frame, draw_sample
-from judgepool.core.sample_estimate import Estimate, Predictor, estimate
+from judgepool.core.holes.priors import Prior, model_prior, rank_prior
+from judgepool.core.holes.sample_design import Frame, build_frame, draw_sample
+from judgepool.core.holes.sample_estimate import Estimate, Predictor, estimate
 
 GOAL = 0.93
 ESTIMATORS = ("ht", "rank", "model")

@@ -6,7 +6,7 @@ document outside the depth-10 pool of the three oldest runs (BM25, BM25+RM3
 and TAS-B) are hidden. The hidden documents in the six runs' top 10 (the
 holes) are then judged one at a time from the true qrels (a document the
 qrels never judged counts as grade 0), in three orders: ``settle``
-(`judgepool.core.settle`, recomputed after every judgment, as the app's
+(`judgepool.core.holes.settle`, recomputed after every judgment, as the app's
 settle queue is), ``depth`` (classic pooling: by rank, round-robin over the
 runs) and a seeded random order.
 
@@ -35,11 +35,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from judgepool.core.aggregate import group_by_query
-from judgepool.core.bounds import TopK
-from judgepool.core.contract import Contract
-from judgepool.core.ranking import form_list
-from judgepool.core.settle import SettleState, depth_order
+from judgepool.core.comparing.bounds import TopK
+from judgepool.core.holes.settle import SettleState, depth_order
+from judgepool.core.scoring.aggregate import group_by_query
+from judgepool.core.scoring.ranking import form_list
+from judgepool.core.terms.contract import Contract
 from judgepool.formats.trec import read_qrels, read_run
 
 DATA = Path(__file__).resolve().parents[1] / "data"

@@ -20,8 +20,8 @@ import statistics
 import time
 from pathlib import Path
 
-from judgepool.core.contract import Scale, preset
 from judgepool.core.fast import evaluate_columns
+from judgepool.core.terms.contract import Scale, preset
 from judgepool.formats.fast_run import read_run_columns
 from judgepool.formats.trec import read_qrels
 

@@ -18,14 +18,14 @@ from pathlib import Path
 
 import numpy as np
 
-from judgepool.core.aggregate import evaluate, group_by_query
-from judgepool.core.agreement import cohen_kappa
-from judgepool.core.bounds import TopK
-from judgepool.core.contract import Contract
-from judgepool.core.priors import ModelLabels
-from judgepool.core.ranking import form_list
-from judgepool.core.types import RunEntry
-from judgepool.core.verdicts import ComparisonReport, RunInput, compare
+from judgepool.core.comparing.bounds import TopK
+from judgepool.core.comparing.verdicts import ComparisonReport, RunInput, compare
+from judgepool.core.holes.priors import ModelLabels
+from judgepool.core.scoring.aggregate import evaluate, group_by_query
+from judgepool.core.scoring.ranking import form_list
+from judgepool.core.team.agreement import cohen_kappa
+from judgepool.core.terms.contract import Contract
+from judgepool.core.terms.types import RunEntry
 from judgepool.formats.trec import read_qrels, read_run
 
 HERE = Path(__file__).resolve().parent

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from judgepool.core.contract import Contract
+from judgepool.core.terms.contract import Contract
 from judgepool.services.imports import import_run
 from judgepool.services.qrels import import_qrels
 from judgepool.services.workspace import init_workspace

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from click.testing import Result
 
-from judgepool.core.contract import Scale, preset
+from judgepool.core.terms.contract import Scale, preset
 from judgepool.formats.trec import read_qrels
 from tests.core.fast_equivalence import check_same_as_reference
 

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from click.testing import Result
 
-from judgepool.core.consensus import CONSENSUS_RULES
+from judgepool.core.team.consensus import CONSENSUS_RULES
 from judgepool.services.judging import judge
 from judgepool.services.workspace import open_workspace
 from tests.openai_judge import JudgeConfig, judge_server

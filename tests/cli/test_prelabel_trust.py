@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from click.testing import Result
 
-from judgepool.core.confusion import confusion
+from judgepool.core.team.confusion import confusion
 from judgepool.services.judging import judge
 from judgepool.services.workspace import open_workspace
 from tests.openai_judge import JudgeConfig, judge_server

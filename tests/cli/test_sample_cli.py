@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from click.testing import Result
 
-from judgepool.core.contract import Scale
+from judgepool.core.terms.contract import Scale
 from judgepool.formats.trec import read_qrels
 from tests.cli.conftest import ranked, write_qrels, write_run
 from tests.cli.test_team_cli import assigned_rows, grade, judgepool, refused, run

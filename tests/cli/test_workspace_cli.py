@@ -21,8 +21,8 @@ import pytest
 from click.testing import CliRunner, Result
 
 from judgepool.cli import main
-from judgepool.core.aggregate import evaluate, group_by_query
-from judgepool.core.contract import Scale, preset
+from judgepool.core.scoring.aggregate import evaluate, group_by_query
+from judgepool.core.terms.contract import Scale, preset
 from judgepool.formats.trec import read_qrels
 from judgepool.services.consensus import workspace_judgments
 from judgepool.services.evaluations import save_evaluation

@@ -15,7 +15,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from judgepool.cli import main
-from judgepool.core.contract import Scale
+from judgepool.core.terms.contract import Scale
 from judgepool.formats.trec import read_qrels
 from judgepool.services.consensus import workspace_judgments
 from judgepool.services.workspace import open_workspace

@@ -28,9 +28,9 @@ from hypothesis import strategies as st
 from ranx import Qrels, Run
 from ranx import evaluate as ranx_evaluate
 
-from judgepool.core.aggregate import evaluate
-from judgepool.core.contract import Contract, Scale, preset
-from judgepool.core.types import Evaluation, RunEntry
+from judgepool.core.scoring.aggregate import evaluate
+from judgepool.core.terms.contract import Contract, Scale, preset
+from judgepool.core.terms.types import Evaluation, RunEntry
 
 PEER_TOLERANCE = 1e-9
 DOCS = tuple(f"d{i:02d}" for i in range(30))

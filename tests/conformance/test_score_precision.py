@@ -47,10 +47,10 @@ import pytrec_eval
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from judgepool.core.aggregate import evaluate, group_by_query
-from judgepool.core.contract import Contract, Scale, preset
 from judgepool.core.fast import evaluate_columns
-from judgepool.core.types import Evaluation, Judgments, RunEntry
+from judgepool.core.scoring.aggregate import evaluate, group_by_query
+from judgepool.core.terms.contract import Contract, Scale, preset
+from judgepool.core.terms.types import Evaluation, Judgments, RunEntry
 from judgepool.formats.fast_run import parse_run_bytes, read_run_columns
 from judgepool.formats.trec import read_qrels, read_run
 from judgepool.services.runs.streaming import score_in_chunks

@@ -54,7 +54,7 @@ from typing import Any
 
 import pytest
 
-from judgepool.core.contract import preset
+from judgepool.core.terms.contract import preset
 from tests.conformance.trec_eval_cases import (
     CASES,
     DATA,

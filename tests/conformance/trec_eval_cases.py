@@ -12,9 +12,9 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
-from judgepool.core.aggregate import group_by_query
-from judgepool.core.contract import Scale
-from judgepool.core.types import Judgments, RunEntry
+from judgepool.core.scoring.aggregate import group_by_query
+from judgepool.core.terms.contract import Scale
+from judgepool.core.terms.types import Judgments, RunEntry
 from judgepool.formats.trec import read_qrels, read_run
 
 DATA = Path(__file__).resolve().parent.parent / "data"

@@ -11,9 +11,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 
-from judgepool.core.contract import preset
-from judgepool.core.ranking import order_entries
-from judgepool.core.types import Evaluation, QueryResult
+from judgepool.core.scoring.ranking import order_entries
+from judgepool.core.terms.contract import preset
+from judgepool.core.terms.types import Evaluation, QueryResult
 from tests.conformance.trec_eval_cases import (
     Case,
     Oracle,

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from judgepool.core.aggregate import evaluate
-from judgepool.core.contract import Contract
 from judgepool.core.fast import evaluate_columns
-from judgepool.core.types import Evaluation
+from judgepool.core.scoring.aggregate import evaluate
+from judgepool.core.terms.contract import Contract
+from judgepool.core.terms.types import Evaluation
 from judgepool.formats.fast_run import parse_run_bytes, read_run_columns
 from judgepool.services.runs.streaming import score_in_chunks
 from tests.conformance.trec_eval_cases import DATA, Case, grouped_run, judgments_of, read_text

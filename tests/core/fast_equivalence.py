@@ -10,10 +10,10 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from judgepool.core.aggregate import evaluate, group_by_query
-from judgepool.core.contract import Contract
-from judgepool.core.errors import DuplicatesRejected, UnjudgedRejected
 from judgepool.core.fast import evaluate_columns
+from judgepool.core.scoring.aggregate import evaluate, group_by_query
+from judgepool.core.terms.contract import Contract
+from judgepool.core.terms.errors import DuplicatesRejected, UnjudgedRejected
 from judgepool.formats.fast_run import read_run_columns
 from judgepool.formats.trec import read_run
 from tests.compare import assert_same_evaluation

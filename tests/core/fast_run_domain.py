@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
-from judgepool.core.contract import Contract, Scale
+from judgepool.core.terms.contract import Contract, Scale
 
 Judged = dict[str, dict[str, int]]
 Row = tuple[str, str, int, float]

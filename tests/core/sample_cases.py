@@ -8,9 +8,9 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from judgepool.core.bounds import TopK
-from judgepool.core.contract import Contract
-from judgepool.core.metrics import dcg, ideal_dcg, normalise
+from judgepool.core.comparing.bounds import TopK
+from judgepool.core.scoring.metrics import dcg, ideal_dcg, normalise
+from judgepool.core.terms.contract import Contract
 
 
 @dataclass(frozen=True)
@@ -52,7 +52,7 @@ def random_case(rng: random.Random, queries: int = 3, runs: int = 3, k: int = 4)
 
 
 def true_means(case: Case) -> list[float]:
-    """Every run's mean nDCG with every hole judged, by `core.metrics`."""
+    """Every run's mean nDCG with every hole judged, by `core.scoring.metrics`."""
     return means_with(case, case.truth)
 
 

@@ -16,17 +16,17 @@ import numpy.typing as npt
 import pyarrow as pa
 import pytest
 
-from judgepool.core.aggregate import evaluate, group_by_query
-from judgepool.core.contract import Contract
-from judgepool.core.errors import (
+from judgepool.core.fast import arrow_strings, evaluate_columns
+from judgepool.core.scoring.aggregate import evaluate, group_by_query
+from judgepool.core.scoring.metrics import score_missing_query
+from judgepool.core.terms.contract import Contract
+from judgepool.core.terms.errors import (
     DuplicateEntry,
     DuplicatesRejected,
     UnjudgedEntry,
     UnjudgedRejected,
 )
-from judgepool.core.fast import arrow_strings, evaluate_columns
-from judgepool.core.metrics import score_missing_query
-from judgepool.core.types import Evaluation, Judgments, RunEntry
+from judgepool.core.terms.types import Evaluation, Judgments, RunEntry
 
 Engine = Callable[[list[RunEntry], Judgments, Contract], Evaluation]
 

@@ -16,7 +16,7 @@ from sklearn.metrics import cohen_kappa_score
 from statsmodels.stats.inter_rater import aggregate_raters
 from statsmodels.stats.inter_rater import fleiss_kappa as statsmodels_fleiss
 
-from judgepool.core.agreement import (
+from judgepool.core.team.agreement import (
     Measured,
     agreement,
     cohen_kappa,

@@ -1,4 +1,4 @@
-"""The Arrow helpers the fast engine and the fast run reader share (`core.arrow`)."""
+"""The Arrow helpers the fast engine and the fast run reader share (`core.scoring.arrow`)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import numpy as np
 import pyarrow as pa
 import pytest
 
-from judgepool.core import arrow
-from judgepool.core.arrow import (
+from judgepool.core.scoring import arrow
+from judgepool.core.scoring.arrow import (
     arrow_numbers,
     arrow_strings,
     combine_strings,
@@ -92,7 +92,7 @@ def test_the_helpers_never_load_pandas() -> None:
     # pyarrow's own conversions import pandas on first use: a third of a second
     program = (
         "import sys, numpy as np\n"
-        "from judgepool.core.arrow import arrow_numbers, arrow_strings, numpy_of, take\n"
+        "from judgepool.core.scoring.arrow import arrow_numbers, arrow_strings, numpy_of, take\n"
         "values = arrow_strings(['a', 'b'])\n"
         "numpy_of(arrow_numbers(np.arange(3)))\n"
         "take(values, np.array([1]))\n"

@@ -11,8 +11,8 @@ from collections import Counter
 
 import pytest
 
-from judgepool.core.assignment import balanced_assignment, units_for_every_pair, unshared_pairs
-from judgepool.core.errors import InputError
+from judgepool.core.team.assignment import balanced_assignment, units_for_every_pair, unshared_pairs
+from judgepool.core.terms.errors import InputError
 
 
 @pytest.mark.parametrize(

@@ -12,17 +12,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from judgepool.core.aggregate import evaluate, group_by_query
-from judgepool.core.audit import (
+from judgepool.core.auditing.audit import (
     FINDING_KINDS,
     MAX_DISAGREEMENT_LINES,
     AuditReport,
     audit_run,
     failed,
 )
-from judgepool.core.contract import Contract, Scale
-from judgepool.core.errors import ContractError
-from judgepool.core.types import RunEntry
+from judgepool.core.scoring.aggregate import evaluate, group_by_query
+from judgepool.core.terms.contract import Contract, Scale
+from judgepool.core.terms.errors import ContractError
+from judgepool.core.terms.types import RunEntry
 from judgepool.formats.trec import read_qrels, read_run
 
 EMPTY_FINDINGS: dict[str, list[object]] = {kind: [] for kind in FINDING_KINDS}

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from judgepool.core.audit import FINDING_KINDS, AuditReport, audit_run
-from judgepool.core.audit_gate import FailOn, UnknownFindingKinds
-from judgepool.core.contract import Contract
-from judgepool.core.types import RunEntry
+from judgepool.core.auditing.audit import FINDING_KINDS, AuditReport, audit_run
+from judgepool.core.auditing.audit_gate import FailOn, UnknownFindingKinds
+from judgepool.core.terms.contract import Contract
+from judgepool.core.terms.types import RunEntry
 
 JUDGMENTS = {"q1": {"a": 1, "b": 0}}
 

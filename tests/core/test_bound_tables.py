@@ -11,10 +11,16 @@ import random
 import numpy as np
 import pytest
 
-from judgepool.core import bounds
-from judgepool.core.bound_tables import BoundsArrays, HoleTable
-from judgepool.core.bounds import GainLevels, TopK, bound_arrays, query_problem, ratio_ranges
-from judgepool.core.contract import Contract, Scale
+from judgepool.core.comparing import bounds
+from judgepool.core.comparing.bound_tables import BoundsArrays, HoleTable
+from judgepool.core.comparing.bounds import (
+    GainLevels,
+    TopK,
+    bound_arrays,
+    query_problem,
+    ratio_ranges,
+)
+from judgepool.core.terms.contract import Contract, Scale
 
 SCALES = [Scale(0, 3), Scale(0, 1), Scale(-1, 2), Scale(1, 3), Scale(0, 4)]
 

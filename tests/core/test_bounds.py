@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from judgepool.core.bounds import (
+from judgepool.core.comparing.bounds import (
     GainLevels,
     HoleQuery,
     TopK,
@@ -22,8 +22,8 @@ from judgepool.core.bounds import (
     ratio_range,
     ratio_ranges,
 )
-from judgepool.core.contract import Contract, Scale
-from judgepool.core.metrics import dcg, ideal_dcg, normalise
+from judgepool.core.scoring.metrics import dcg, ideal_dcg, normalise
+from judgepool.core.terms.contract import Contract, Scale
 
 TOLERANCE = 1e-12
 

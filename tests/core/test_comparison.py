@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from judgepool.core.aggregate import evaluate, group_by_query
-from judgepool.core.comparison import compare_runs
-from judgepool.core.contract import Contract
-from judgepool.core.scored_run import ScoredRun
-from judgepool.core.types import RunEntry
+from judgepool.core.comparing.comparison import compare_runs
+from judgepool.core.scoring.aggregate import evaluate, group_by_query
+from judgepool.core.scoring.scored_run import ScoredRun
+from judgepool.core.terms.contract import Contract
+from judgepool.core.terms.types import RunEntry
 
 JUDGED = {"q1": {"a": 2, "b": 1}, "q2": {"c": 1}, "q3": {"d": 1}, "q4": {"e": 0}}
 

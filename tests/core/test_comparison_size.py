@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from judgepool.core.comparison_size import (
+from judgepool.core.comparing.comparison_size import (
     BASE_BYTES,
     BOOTSTRAP_BYTES,
     MEMORY_LIMIT,

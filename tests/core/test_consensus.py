@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from judgepool.core.consensus import (
+from judgepool.core.team.consensus import (
     CONSENSUS_RULES,
     HeldGrade,
     ItemGrades,

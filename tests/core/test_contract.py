@@ -2,8 +2,8 @@
 
 import pytest
 
-from judgepool.core.contract import Contract, Scale, preset
-from judgepool.core.errors import ContractError
+from judgepool.core.terms.contract import Contract, Scale, preset
+from judgepool.core.terms.errors import ContractError
 
 
 @pytest.mark.parametrize("k", [0, -1, True, False, 2.0, "10"])

@@ -14,7 +14,7 @@ def test_core_imports_no_storage_or_interface_modules() -> None:
         "names = [m.name for m in pkgutil.walk_packages(core.__path__, 'judgepool.core.')]\n"
         "for name in names:\n"
         "    importlib.import_module(name)\n"
-        "assert 'judgepool.core.drilldown' in names and len(names) > 15, names\n"
+        "assert 'judgepool.core.auditing.drilldown' in names and len(names) > 15, names\n"
         f"loaded = [m for m in {FORBIDDEN!r} if m in sys.modules]\n"
         "print(','.join(loaded))\n"
     )

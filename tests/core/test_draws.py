@@ -13,13 +13,10 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pytest
 
-from judgepool.core import draws as draws_module
-from judgepool.core.bounds import TopK
-from judgepool.core.contract import Contract, Scale
-from judgepool.core.draws import DrawnMeans, DrawProblem, draw_means, draw_problem
-from judgepool.core.errors import ContractError
-from judgepool.core.metrics import dcg, ideal_dcg, normalise
-from judgepool.core.priors import (
+from judgepool.core.comparing.bounds import TopK
+from judgepool.core.holes import draws as draws_module
+from judgepool.core.holes.draws import DrawnMeans, DrawProblem, draw_means, draw_problem
+from judgepool.core.holes.priors import (
     MODEL_PRIOR_MINIMUM,
     Prior,
     best_ranks,
@@ -27,6 +24,9 @@ from judgepool.core.priors import (
     rank_prior,
     smoothed,
 )
+from judgepool.core.scoring.metrics import dcg, ideal_dcg, normalise
+from judgepool.core.terms.contract import Contract, Scale
+from judgepool.core.terms.errors import ContractError
 
 Tops = Sequence[Mapping[str, TopK]]
 
@@ -42,7 +42,7 @@ def plain_means(
 ) -> list[list[float]]:
     """Every draw's mean nDCG per run, one draw and one query at a time: the
     holes in the documented order, each grade chosen by comparing its uniform
-    with the cumulative sums, every list scored by `core.metrics`."""
+    with the cumulative sums, every list scored by `core.scoring.metrics`."""
     k = contract.k
     grades = list(contract.scale.grades)
     holes: list[tuple[str, str, int]] = []

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from judgepool.core.contract import Contract
-from judgepool.core.drilldown import drill_down_lists
-from judgepool.core.types import RunEntry
+from judgepool.core.auditing.drilldown import drill_down_lists
+from judgepool.core.terms.contract import Contract
+from judgepool.core.terms.types import RunEntry
 
 
 def _entries(query_id: str, docs: list[str]) -> list[RunEntry]:

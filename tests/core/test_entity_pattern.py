@@ -1,4 +1,4 @@
-"""The contract's entity pattern runs in RE2 (`judgepool.core.entity_pattern`):
+"""The contract's entity pattern runs in RE2 (`judgepool.core.terms.entity_pattern`):
 a pattern that makes Python's ``re`` backtrack for ever maps an ID at once; a
 pattern RE2 cannot run is refused when the contract is made, with the reason;
 and the fast engine's all-at-once mapping (Arrow's RE2 kernel) gives what the
@@ -14,9 +14,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from judgepool.core.contract import Contract
-from judgepool.core.entity_pattern import EntityPattern
-from judgepool.core.errors import ContractError
+from judgepool.core.terms.contract import Contract
+from judgepool.core.terms.entity_pattern import EntityPattern
+from judgepool.core.terms.errors import ContractError
 
 # Twelve ways to match one digit, then an x that never comes: Python's re
 # tries every way of splitting the digits among the twelve (12^n for n digits).

@@ -36,11 +36,11 @@ import pytest
 
 import judgepool.core.fast.keys as fast_keys
 import judgepool.formats.fast_run.blocks as run_blocks
-from judgepool.core.audit import AuditReport, audit_run
-from judgepool.core.contract import Contract, Scale
+from judgepool.core.auditing.audit import AuditReport, audit_run
+from judgepool.core.auditing.query_audit import audit_queries
 from judgepool.core.fast.audit import audit_columns, audit_part, finish_audit
-from judgepool.core.query_audit import audit_queries
-from judgepool.core.types import RunEntry
+from judgepool.core.terms.contract import Contract, Scale
+from judgepool.core.terms.types import RunEntry
 from judgepool.formats.fast_run.collecting import read_run_columns_collecting
 from judgepool.formats.fast_run.reader import RunColumns
 from judgepool.formats.trec import read_qrels, read_run

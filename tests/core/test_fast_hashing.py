@@ -23,9 +23,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import judgepool.core.fast.keys as fast_keys
-from judgepool.core.contract import Contract, preset
-from judgepool.core.errors import EngineInconsistency
 from judgepool.core.fast import arrow_strings, evaluate_columns
+from judgepool.core.terms.contract import Contract, preset
+from judgepool.core.terms.errors import EngineInconsistency
 from judgepool.formats.fast_run import read_run_columns
 from tests.core.fast_run_domain import (
     ID_SIZES,

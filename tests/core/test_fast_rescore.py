@@ -19,11 +19,11 @@ from pathlib import Path
 
 import pytest
 
-from judgepool.core.contract import Contract
-from judgepool.core.errors import PolicyError
 from judgepool.core.fast import evaluate_columns
 from judgepool.core.fast.rescore import RescoredRun, RunQueries
-from judgepool.core.types import Evaluation, Judgments
+from judgepool.core.terms.contract import Contract
+from judgepool.core.terms.errors import PolicyError
+from judgepool.core.terms.types import Evaluation, Judgments
 from judgepool.formats.fast_run import read_run_columns
 
 QUERIES = [f"q{n}" for n in range(1, 7)]

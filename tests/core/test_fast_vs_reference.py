@@ -30,7 +30,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import judgepool.core.fast.keys as fast_keys
-from judgepool.core.contract import Contract
+from judgepool.core.terms.contract import Contract
 from tests.core.fast_equivalence import check_same_as_reference
 from tests.core.fast_equivalence import write_run as _write
 from tests.core.fast_run_domain import (

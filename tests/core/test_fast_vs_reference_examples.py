@@ -17,9 +17,9 @@ import numpy as np
 import pyarrow as pa
 import pytest
 
-from judgepool.core.aggregate import evaluate, group_by_query
-from judgepool.core.contract import Contract, Scale, preset
 from judgepool.core.fast import evaluate_columns
+from judgepool.core.scoring.aggregate import evaluate, group_by_query
+from judgepool.core.terms.contract import Contract, Scale, preset
 from judgepool.formats.trec import read_qrels, read_run
 from tests.compare import assert_same_evaluation
 from tests.core.fast_equivalence import check_same_as_reference, outcome_of, write_run

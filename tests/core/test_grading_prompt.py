@@ -12,8 +12,7 @@ from email.utils import format_datetime
 
 import pytest
 
-from judgepool.core.grades import Scale
-from judgepool.core.grading_prompt import (
+from judgepool.core.prompting.grading_prompt import (
     DOCUMENT_CHARACTERS,
     FENCE_DIGITS,
     UnreadableAnswer,
@@ -21,7 +20,8 @@ from judgepool.core.grading_prompt import (
     grading_prompt,
     read_answer,
 )
-from judgepool.core.retry_delay import RetryPolicy, retry_after_seconds, retry_delay
+from judgepool.core.prompting.retry_delay import RetryPolicy, retry_after_seconds, retry_delay
+from judgepool.core.terms.grades import Scale
 
 SCALE = Scale(0, 3)
 LABELS = {0: "no", 1: "some", 2: "much", 3: "all"}

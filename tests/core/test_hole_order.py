@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import random
 
-from judgepool.core.hole_order import best_rank_first, count_holes
-from judgepool.core.settle import Hole, find_holes
+from judgepool.core.holes.hole_order import best_rank_first, count_holes
+from judgepool.core.holes.settle import Hole, find_holes
 
 HOLES = [
     Hole("q2", "d9", ("a",), 2),

@@ -1,4 +1,4 @@
-"""The runs prior (`judgepool.core.hole_prior`): its signals, its gradient,
+"""The runs prior (`judgepool.core.holes.hole_prior`): its signals, its gradient,
 that a fit recovers a known model, and the draws of its parameters."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from scipy.optimize import check_grad
 
-from judgepool.core import hole_prior as hp
+from judgepool.core.holes import hole_prior as hp
 
 
 def test_signals_are_each_runs_discount_and_the_share_of_runs() -> None:

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from judgepool.core.judged_share import judged_share_by_rank
+from judgepool.core.auditing.judged_share import judged_share_by_rank
 
 
 def test_shares_by_hand() -> None:

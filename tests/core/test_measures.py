@@ -7,7 +7,7 @@ from dataclasses import fields
 
 import pytest
 
-from judgepool.core.measures import (
+from judgepool.core.terms.measures import (
     CANDIDATE_NDCG,
     DCG,
     MEASURES,
@@ -19,7 +19,7 @@ from judgepool.core.measures import (
     TREC_EVAL_MEASURES,
     UNJUDGED_AT_K,
 )
-from judgepool.core.types import QueryResult, Summary, query_results
+from judgepool.core.terms.types import QueryResult, Summary, query_results
 
 
 def test_every_measure_names_a_field_of_the_record_or_the_summary() -> None:

@@ -1,4 +1,4 @@
-"""The reference measures (`core.metrics`) on short literal lists, worked by hand.
+"""The reference measures (`core.scoring.metrics`) on short literal lists, worked by hand.
 
 The teaching judgments: A=3, B=2, C=1, D=0 (linear gain, so gain = grade).
 With k = 2 the ideal list is A, B: IDCG = 3 + 2/log2(3).
@@ -10,8 +10,7 @@ import math
 
 import pytest
 
-from judgepool.core.contract import Contract, Scale
-from judgepool.core.metrics import (
+from judgepool.core.scoring.metrics import (
     dcg,
     discount,
     ideal_dcg,
@@ -22,8 +21,9 @@ from judgepool.core.metrics import (
     tie_range_gains,
     unjudged_scenario,
 )
-from judgepool.core.ranking import FormedList, RankedDoc, form_list
-from judgepool.core.types import RunEntry
+from judgepool.core.scoring.ranking import FormedList, RankedDoc, form_list
+from judgepool.core.terms.contract import Contract, Scale
+from judgepool.core.terms.types import RunEntry
 
 TEACHING = {"A": 3, "B": 2, "C": 1, "D": 0}
 LOG3 = math.log2(3)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from judgepool.core.ndcg_spread import ndcg_spread
+from judgepool.core.auditing.ndcg_spread import ndcg_spread
 
 
 def test_five_numbers_and_the_excluded_queries_apart() -> None:

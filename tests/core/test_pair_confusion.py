@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from judgepool.core.pair_confusion import pair_confusion
+from judgepool.core.team.pair_confusion import pair_confusion
 
 NAN = np.nan
 

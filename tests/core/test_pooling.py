@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from judgepool.core.pooling import pool_contributions
-from judgepool.core.types import RunEntry
+from judgepool.core.scoring.pooling import pool_contributions
+from judgepool.core.terms.types import RunEntry
 
 
 def test_first_distinct_documents_in_trec_eval_order() -> None:

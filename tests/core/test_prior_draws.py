@@ -1,4 +1,4 @@
-"""The draws under the runs prior (`judgepool.core.prior_draws`): the holes'
+"""The draws under the runs prior (`judgepool.core.holes.prior_draws`): the holes'
 order is the draws', the parameters drawn per set reproducibly, the plain
 draws where there is nothing to draw, and the check's correction."""
 
@@ -9,10 +9,9 @@ import random
 import numpy as np
 import pytest
 
-from judgepool.core.contract import Contract
-from judgepool.core.draws import draw_means, draw_problem
-from judgepool.core.hole_prior import runs_prior
-from judgepool.core.prior_draws import (
+from judgepool.core.holes.draws import draw_means, draw_problem
+from judgepool.core.holes.hole_prior import runs_prior
+from judgepool.core.holes.prior_draws import (
     CHECK_SHARE,
     PARAMETER_SETS,
     PriorCheck,
@@ -21,7 +20,8 @@ from judgepool.core.prior_draws import (
     draw_with_parameters,
     hole_ids,
 )
-from judgepool.core.priors import Prior, rank_prior
+from judgepool.core.holes.priors import Prior, rank_prior
+from judgepool.core.terms.contract import Contract
 
 CONTRACT = Contract(k=10, unjudged="zero")
 
@@ -120,7 +120,7 @@ def test_the_correction_shifts_and_widens() -> None:
 
 
 def test_the_problem_built_at_once_is_the_one_built_hole_by_hole() -> None:
-    from judgepool.core.prior_draws import problem_with
+    from judgepool.core.holes.prior_draws import problem_with
 
     tops, queries, judged = comparison(6)
     fitted = runs_prior(tops, queries, judged, (0, 1, 2, 3), 10)

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from judgepool.core.aggregate import evaluate, group_by_query
-from judgepool.core.audit import audit_run
-from judgepool.core.contract import Contract
-from judgepool.core.query_audit import audit_queries
-from judgepool.core.types import RunEntry
+from judgepool.core.auditing.audit import audit_run
+from judgepool.core.auditing.query_audit import audit_queries
+from judgepool.core.scoring.aggregate import evaluate, group_by_query
+from judgepool.core.terms.contract import Contract
+from judgepool.core.terms.types import RunEntry
 
 JUDGED = {"q1": {"a": 1, "b": 1}, "q2": {"c": 1}, "q3": {"d": 1}}
 

@@ -7,9 +7,9 @@ import math
 
 import pytest
 
-from judgepool.core.contract import Contract
-from judgepool.core.query_differences import could_reverse, sorted_differences
-from judgepool.core.verdicts import compare
+from judgepool.core.comparing.query_differences import could_reverse, sorted_differences
+from judgepool.core.comparing.verdicts import compare
+from judgepool.core.terms.contract import Contract
 from tests.core.test_verdicts import ranked, run_input
 
 

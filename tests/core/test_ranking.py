@@ -1,4 +1,4 @@
-"""Forming one query's list (`core.ranking`): each tie policy's order, entity
+"""Forming one query's list (`core.scoring.ranking`): each tie policy's order, entity
 mapping, duplicates, grades and the unjudged policy, on short literal lists."""
 
 from __future__ import annotations
@@ -11,11 +11,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from judgepool.core.contract import Contract
-from judgepool.core.errors import DuplicateEntry, UnjudgedEntry
 from judgepool.core.fast.run import compared_scores
-from judgepool.core.ranking import RankedDoc, compared_score, form_list, order_entries
-from judgepool.core.types import RunEntry
+from judgepool.core.scoring.ranking import RankedDoc, compared_score, form_list, order_entries
+from judgepool.core.terms.contract import Contract
+from judgepool.core.terms.errors import DuplicateEntry, UnjudgedEntry
+from judgepool.core.terms.types import RunEntry
 
 # (doc, rank, score), one line each from line 1: equal scores in the middle,
 # and a rank column that disagrees with the scores

@@ -6,10 +6,10 @@ from dataclasses import replace
 
 import pytest
 
-from judgepool.core.contract import Contract
-from judgepool.core.metrics import score_missing_query
-from judgepool.core.result_order import inflation, sort_results
-from judgepool.core.types import QueryResult
+from judgepool.core.auditing.result_order import inflation, sort_results
+from judgepool.core.scoring.metrics import score_missing_query
+from judgepool.core.terms.contract import Contract
+from judgepool.core.terms.types import QueryResult
 
 
 def _result(query_id: str, ndcg: float | None, candidate: float | None) -> QueryResult:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from judgepool.core.roles import REACHES, ROLES, can_reach, check_role, effective_role
+from judgepool.core.team.roles import REACHES, ROLES, can_reach, check_role, effective_role
 
 
 def test_a_workspace_without_roles_is_its_local_users() -> None:

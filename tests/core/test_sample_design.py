@@ -10,16 +10,16 @@ import random
 import numpy as np
 import pytest
 
-from judgepool.core.contract import Contract
-from judgepool.core.errors import ContractError
-from judgepool.core.metrics import ideal_dcg
-from judgepool.core.sample_design import (
+from judgepool.core.holes.sample_design import (
     build_frame,
     draw_sample,
     frame_digest,
     ideal_and_slopes,
     inclusion_probabilities,
 )
+from judgepool.core.scoring.metrics import ideal_dcg
+from judgepool.core.terms.contract import Contract
+from judgepool.core.terms.errors import ContractError
 from tests.core.sample_cases import random_case
 
 

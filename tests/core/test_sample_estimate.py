@@ -21,9 +21,9 @@ from collections.abc import Iterator
 import numpy as np
 import pytest
 
-from judgepool.core.metrics import dcg
-from judgepool.core.sample_design import Frame, build_frame
-from judgepool.core.sample_estimate import Predictor, estimate, linearised, totals
+from judgepool.core.holes.sample_design import Frame, build_frame
+from judgepool.core.holes.sample_estimate import Predictor, estimate, linearised, totals
+from judgepool.core.scoring.metrics import dcg
 from tests.core.sample_cases import Case, means_with, random_case, true_means
 
 F64 = np.ndarray

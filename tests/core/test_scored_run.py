@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from judgepool.core.aggregate import evaluate, group_by_query
-from judgepool.core.contract import Contract
-from judgepool.core.scored_run import ScoredRun
-from judgepool.core.types import RunEntry
+from judgepool.core.scoring.aggregate import evaluate, group_by_query
+from judgepool.core.scoring.scored_run import ScoredRun
+from judgepool.core.terms.contract import Contract
+from judgepool.core.terms.types import RunEntry
 
 
 def test_fingerprint_and_json_shape() -> None:

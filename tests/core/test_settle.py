@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import random
 
-from judgepool.core.bounds import TopK
-from judgepool.core.contract import Contract
-from judgepool.core.settle import SettleState, depth_order, find_holes
+from judgepool.core.comparing.bounds import TopK
+from judgepool.core.holes.settle import SettleState, depth_order, find_holes
+from judgepool.core.terms.contract import Contract
 
 CONTRACT = Contract(k=3, unjudged="zero")
 

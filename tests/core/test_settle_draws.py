@@ -12,12 +12,12 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pytest
 
-from judgepool.core.bounds import TopK
-from judgepool.core.contract import Contract
-from judgepool.core.draws import draw_problem
-from judgepool.core.metrics import dcg, ideal_dcg, normalise
-from judgepool.core.priors import Prior, best_ranks, rank_prior
-from judgepool.core.settle_draws import draw_query
+from judgepool.core.comparing.bounds import TopK
+from judgepool.core.holes.draws import draw_problem
+from judgepool.core.holes.priors import Prior, best_ranks, rank_prior
+from judgepool.core.holes.settle_draws import draw_query
+from judgepool.core.scoring.metrics import dcg, ideal_dcg, normalise
+from judgepool.core.terms.contract import Contract
 from tests.core.test_draws import random_case
 
 

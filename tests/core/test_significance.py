@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from scipy import stats
 from statsmodels.stats.multitest import multipletests
 
-from judgepool.core.significance import (
+from judgepool.core.comparing.significance import (
     adjust,
     bootstrap_interval,
     effect_size,

@@ -1,10 +1,16 @@
-"""The one grammar of IDs, names and numbers (`judgepool.core.tokens`)."""
+"""The one grammar of IDs, names and numbers (`judgepool.core.terms.tokens`)."""
 
 from __future__ import annotations
 
 import pytest
 
-from judgepool.core.tokens import id_problem, name_problem, parse_decimal, parse_int, reserved_name
+from judgepool.core.terms.tokens import (
+    id_problem,
+    name_problem,
+    parse_decimal,
+    parse_int,
+    reserved_name,
+)
 
 
 @pytest.mark.parametrize(

@@ -5,7 +5,7 @@ tests/store/test_ws_ledger.py)."""
 
 from __future__ import annotations
 
-from judgepool.core.undo import (
+from judgepool.core.team.undo import (
     NOTHING,
     Restored,
     UndoRow,

@@ -1,4 +1,4 @@
-"""A pair's sentence (`judgepool.core.verdict_words`): every case of significance
+"""A pair's sentence (`judgepool.core.comparing.verdict_words`): every case of significance
 and of the bounds' verdict, worded once for the command line and the app."""
 
 from __future__ import annotations
@@ -9,8 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from judgepool.core.contract import Contract
-from judgepool.core.verdict_words import (
+from judgepool.core.comparing.verdict_words import (
     ALPHA,
     p_text,
     pair_sentence,
@@ -19,7 +18,8 @@ from judgepool.core.verdict_words import (
     share_text,
     significance_of,
 )
-from judgepool.core.verdicts import compare
+from judgepool.core.comparing.verdicts import compare
+from judgepool.core.terms.contract import Contract
 from tests.core.test_verdicts import ranked, run_input
 
 

@@ -11,12 +11,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from judgepool.core.aggregate import evaluate, group_by_query
-from judgepool.core.bounds import TopK
-from judgepool.core.contract import Contract, Scale
-from judgepool.core.ranking import form_list
-from judgepool.core.types import RunEntry
-from judgepool.core.verdicts import RunInput, compare, population, verdict_of
+from judgepool.core.comparing.bounds import TopK
+from judgepool.core.comparing.verdicts import RunInput, compare, population, verdict_of
+from judgepool.core.scoring.aggregate import evaluate, group_by_query
+from judgepool.core.scoring.ranking import form_list
+from judgepool.core.terms.contract import Contract, Scale
+from judgepool.core.terms.types import RunEntry
 
 TOLERANCE = 1e-12
 Judged = dict[str, dict[str, int]]
@@ -202,7 +202,7 @@ def test_bounds_computed_a_few_queries_at_a_time_are_the_same(
 ) -> None:
     import random
 
-    from judgepool.core import verdicts
+    from judgepool.core.comparing import verdicts
 
     rng = random.Random(11)
     contract = Contract(k=5, unjudged="zero")
@@ -228,7 +228,7 @@ def test_pairs_solved_one_at_a_time_or_in_blocks_are_the_same(
 ) -> None:
     import random
 
-    from judgepool.core import verdicts
+    from judgepool.core.comparing import verdicts
 
     rng = random.Random(12)
     contract = Contract(k=5, unjudged="zero")

@@ -21,7 +21,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from judgepool.core.errors import InputError
+from judgepool.core.terms.errors import InputError
 from judgepool.formats.fast_run import ParsedRun, parse_run_bytes, read_run_columns
 from judgepool.formats.fast_run import blocks as run_blocks
 from judgepool.formats.fast_run import stream as run_stream

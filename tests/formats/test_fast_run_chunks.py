@@ -19,7 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from judgepool.core.errors import InputError
+from judgepool.core.terms.errors import InputError
 from judgepool.formats.fast_run.chunks import RunBlocks, RunChunk, RunChunks
 from tests.formats.test_fast_run import GOOD, _reference, run_lines
 

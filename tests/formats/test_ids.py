@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from judgepool.core.tokens import id_problem
+from judgepool.core.terms.tokens import id_problem
 from judgepool.formats.ids import (
     FORBIDDEN_RANGES,
     has_forbidden_utf8,

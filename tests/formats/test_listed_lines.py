@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from judgepool.core.errors import InputError
+from judgepool.core.terms.errors import InputError
 from judgepool.formats.id_list import read_id_list
 from judgepool.formats.item_list import read_item_list
 from judgepool.formats.source import listed_lines

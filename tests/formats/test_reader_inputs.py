@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from judgepool.core.errors import InputError
+from judgepool.core.terms.errors import InputError
 from judgepool.formats.fast_run import read_run_columns
 from judgepool.formats.fast_run import stream as run_stream
 from judgepool.formats.trec import read_run

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from judgepool.core.errors import InputError
+from judgepool.core.terms.errors import InputError
 from judgepool.formats.sample_file import SampledHole, SampleFile, read_sample, sample_text
 
 DIGEST = "ab" * 32

@@ -9,10 +9,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from judgepool.core.contract import Scale
-from judgepool.core.errors import InputError
-from judgepool.core.limits import INT64_MAX, INT64_MIN, bounded_int
-from judgepool.core.tokens import parse_decimal
+from judgepool.core.terms.contract import Scale
+from judgepool.core.terms.errors import InputError
+from judgepool.core.terms.limits import INT64_MAX, INT64_MIN, bounded_int
+from judgepool.core.terms.tokens import parse_decimal
 from judgepool.formats.trec import (
     parse_rank,
     parse_score,

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from judgepool.core.contract import Contract
-from judgepool.core.settle import find_holes
+from judgepool.core.holes.settle import find_holes
+from judgepool.core.terms.contract import Contract
 from judgepool.display import one_line
 from judgepool.services.all_holes import SNIPPET_CHARACTERS, all_runs_holes
 from judgepool.services.consensus import workspace_judgments

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from judgepool.core.confusables import confusable, skeleton
-from judgepool.core.errors import InputError
+from judgepool.core.team.confusables import confusable, skeleton
+from judgepool.core.terms.errors import InputError
 from judgepool.services import roles, sign_in
 from judgepool.services.assignments import assign
 from judgepool.services.entry_checks import MAX_ANNOTATOR_NAME, annotator_name

@@ -17,13 +17,13 @@ from pathlib import Path
 
 import pytest
 
-from judgepool.core.aggregate import evaluate, group_by_query
-from judgepool.core.bounds import TopK
-from judgepool.core.contract import Contract
-from judgepool.core.ranking import form_list
-from judgepool.core.settle import SettleState
-from judgepool.core.types import RunEntry
-from judgepool.core.verdicts import ComparisonReport, RunInput, compare
+from judgepool.core.comparing.bounds import TopK
+from judgepool.core.comparing.verdicts import ComparisonReport, RunInput, compare
+from judgepool.core.holes.settle import SettleState
+from judgepool.core.scoring.aggregate import evaluate, group_by_query
+from judgepool.core.scoring.ranking import form_list
+from judgepool.core.terms.contract import Contract
+from judgepool.core.terms.types import RunEntry
 from judgepool.formats.trec import read_qrels
 from judgepool.services.consensus import workspace_judgments
 from judgepool.services.demo import demo_contract, ensure_demo_workspace

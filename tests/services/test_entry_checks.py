@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from judgepool.core.errors import InputError
+from judgepool.core.terms.errors import InputError
 from judgepool.services.closest import closest
 from judgepool.services.imports import import_documents, import_run
 from judgepool.services.judging import judge

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from judgepool.core.errors import InputError
+from judgepool.core.terms.errors import InputError
 from judgepool.services import guidelines
 from judgepool.services.settings import workspace_settings
 from judgepool.services.workspace import Workspace, init_workspace, open_workspace

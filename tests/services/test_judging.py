@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from judgepool.core.errors import InputError
+from judgepool.core.terms.errors import InputError
 from judgepool.services.consensus import workspace_judgments
 from judgepool.services.judging import judge as judge_held
 from judgepool.services.judging import list_annotators, on_scale, set_adjudicators, undo

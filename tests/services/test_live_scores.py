@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from judgepool.core.contract import Contract
-from judgepool.core.errors import JudgepoolError
+from judgepool.core.terms.contract import Contract
+from judgepool.core.terms.errors import JudgepoolError
 from judgepool.services.imports import import_run
 from judgepool.services.judging import judge, undo
 from judgepool.services.judgments_source import workspace_source

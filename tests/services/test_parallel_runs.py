@@ -17,8 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from judgepool.core.contract import Contract
-from judgepool.core.errors import (
+from judgepool.core.scoring.scored_run import ScoredRun
+from judgepool.core.terms.contract import Contract
+from judgepool.core.terms.errors import (
     DuplicateEntry,
     DuplicatesRejected,
     EngineInconsistency,
@@ -27,7 +28,6 @@ from judgepool.core.errors import (
     UnjudgedEntry,
     UnjudgedRejected,
 )
-from judgepool.core.scored_run import ScoredRun
 from judgepool.services.imports import import_run
 from judgepool.services.judgments_source import JudgmentsSource
 from judgepool.services.runs.parallel_runs import (

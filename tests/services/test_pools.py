@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from judgepool.core.errors import InputError
+from judgepool.core.terms.errors import InputError
 from judgepool.services.imports import import_run
 from judgepool.services.pools import pool
 from judgepool.services.workspace import Workspace, init_workspace

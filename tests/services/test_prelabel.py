@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from judgepool.core.retry_delay import RetryPolicy
+from judgepool.core.prompting.retry_delay import RetryPolicy
 from judgepool.services import prelabel, prelabel_asking, prelabel_items
 from judgepool.services.workspace import open_workspace
 from tests.openai_judge import JudgeConfig, JudgeServer, judge_server
@@ -292,7 +292,7 @@ def test_items_from_a_file_pool_and_assignment(tmp_path: Path) -> None:
 def test_a_bad_item_file_is_refused_with_its_line(
     tmp_path: Path, text: str, line: int | None, why: str
 ) -> None:
-    from judgepool.core.errors import InputError
+    from judgepool.core.terms.errors import InputError
 
     holed = holed_workspace(tmp_path, queries=1, depth=1)
     listing = tmp_path / "items.txt"

@@ -15,7 +15,7 @@ import time
 from collections import deque
 from pathlib import Path
 
-from judgepool.core.retry_delay import RetryPolicy
+from judgepool.core.prompting.retry_delay import RetryPolicy
 from judgepool.services import prelabel
 from judgepool.services.imports import import_documents
 from judgepool.services.prelabel_raters import withdraw_model

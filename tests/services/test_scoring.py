@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from judgepool.core.contract import Contract
-from judgepool.core.errors import InputError
-from judgepool.core.scored_run import ScoredRun
+from judgepool.core.scoring.scored_run import ScoredRun
+from judgepool.core.terms.contract import Contract
+from judgepool.core.terms.errors import InputError
 from judgepool.services.imports import import_run
 from judgepool.services.judgments_source import JudgmentsSource
 from judgepool.services.runs.scoring import score_run

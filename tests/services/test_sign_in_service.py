@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from judgepool.core import sign_in_tokens
-from judgepool.core.errors import PolicyError
+from judgepool.core.team import sign_in_tokens
+from judgepool.core.terms.errors import PolicyError
 from judgepool.services import sign_in
 from judgepool.services.workspace import Workspace, init_workspace
 
@@ -116,7 +116,7 @@ def test_failures_over_many_names_limit_the_whole_workspace(ws: Workspace) -> No
 
 
 def test_names_that_cannot_be_annotators_get_no_token(ws: Workspace) -> None:
-    from judgepool.core.errors import InputError
+    from judgepool.core.terms.errors import InputError
 
     for bad in ("model:gpt", " alice", "al\x1bice", ""):
         with pytest.raises(InputError):

@@ -24,9 +24,9 @@ from typing import Any
 import pytest
 
 import judgepool.services.runs.streaming as streaming
-from judgepool.core.audit import AuditReport, audit_run
-from judgepool.core.contract import Contract
-from judgepool.core.errors import InputError, PolicyError
+from judgepool.core.auditing.audit import AuditReport, audit_run
+from judgepool.core.terms.contract import Contract
+from judgepool.core.terms.errors import InputError, PolicyError
 from judgepool.formats.trec import read_run
 from judgepool.services.judgments_source import JudgmentsSource
 from judgepool.services.runs.passes import Against, RunOutcome, Wanted, read

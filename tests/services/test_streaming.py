@@ -26,9 +26,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import judgepool.services.runs.streaming as streaming
-from judgepool.core.contract import Contract
-from judgepool.core.errors import DuplicatesRejected, InputError, UnjudgedRejected
 from judgepool.core.fast import evaluate_columns_with_tops
+from judgepool.core.terms.contract import Contract
+from judgepool.core.terms.errors import DuplicatesRejected, InputError, UnjudgedRejected
 from judgepool.formats.fast_run import read_run_columns
 from judgepool.services.judgments_source import JudgmentsSource
 from judgepool.services.runs.scoring import score_run, score_run_with_tops

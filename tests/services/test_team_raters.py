@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from judgepool.core.errors import InputError
+from judgepool.core.terms.errors import InputError
 from judgepool.services.adjudication import adjudicate, adjudication_queue
 from judgepool.services.agreement import workspace_agreement
 from judgepool.services.disagreements import list_disagreements

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 
-from judgepool.core.contract import Contract
-from judgepool.core.errors import DuplicatesRejected, UnjudgedRejected
+from judgepool.core.terms.contract import Contract
+from judgepool.core.terms.errors import DuplicatesRejected, UnjudgedRejected
 from judgepool.formats.trec import read_qrels
 from judgepool.services.judgments_source import JudgmentsSource
 from judgepool.services.runs.scoring import score_run_with_tops

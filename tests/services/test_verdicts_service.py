@@ -14,8 +14,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from judgepool.core.contract import Contract, Scale
-from judgepool.core.errors import ContractError
+from judgepool.core.terms.contract import Contract, Scale
+from judgepool.core.terms.errors import ContractError
 from judgepool.services.judgments_source import JudgmentsSource
 from judgepool.services.runs.scoring import score_run
 from judgepool.services.runs.sources import file_source

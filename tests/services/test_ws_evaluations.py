@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from judgepool.core.aggregate import evaluate, group_by_query
-from judgepool.core.contract import Scale, preset
-from judgepool.core.errors import InputError
+from judgepool.core.scoring.aggregate import evaluate, group_by_query
+from judgepool.core.terms.contract import Scale, preset
+from judgepool.core.terms.errors import InputError
 from judgepool.formats.trec import read_qrels, read_run
 from judgepool.services.consensus import workspace_judgments
 from judgepool.services.evaluations import list_evaluations, load_evaluation, save_evaluation

@@ -14,7 +14,7 @@ import pytest
 
 import judgepool.formats.fast_run.chunks as chunk_reader
 import judgepool.services.streamed_import as streamed_import
-from judgepool.core.errors import InputError
+from judgepool.core.terms.errors import InputError
 from judgepool.services.imports import import_run
 from judgepool.services.workspace import Workspace, init_workspace
 from judgepool.store.runs import run_columns

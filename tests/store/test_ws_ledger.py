@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from judgepool.core.consensus import HeldGrade, ItemGrades
-from judgepool.core.errors import InputError, PolicyError
+from judgepool.core.team.consensus import HeldGrade, ItemGrades
+from judgepool.core.terms.errors import InputError, PolicyError
 from judgepool.formats.trec import qrels_digest, read_qrels
 from judgepool.services.adjudication import adjudicate, settled_items
 from judgepool.services.consensus import disagreements, workspace_consensus, workspace_judgments

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from judgepool.core.errors import InputError
+from judgepool.core.terms.errors import InputError
 from judgepool.services.imports import import_queries, import_run
 from judgepool.services.judging import judge
 from judgepool.services.qrels import import_qrels

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from judgepool.core.contract import Contract, Scale
-from judgepool.core.errors import InputError
+from judgepool.core.terms.contract import Contract, Scale
+from judgepool.core.terms.errors import InputError
 from judgepool.services.judging import judge
 from judgepool.store.runs import run_entries
 from judgepool.store.schema import APPLICATION_ID, SCHEMA_VERSION, apply_migrations

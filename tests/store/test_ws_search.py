@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from judgepool.core.errors import InputError
+from judgepool.core.terms.errors import InputError
 from judgepool.services.imports import import_documents, import_queries
 from judgepool.services.workspace import Workspace, init_workspace, open_workspace
 from judgepool.store.search import search_documents

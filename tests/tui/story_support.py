@@ -15,7 +15,7 @@ from functools import cache
 from pathlib import Path
 from typing import Final
 
-from judgepool.core.contract import Scale
+from judgepool.core.terms.contract import Scale
 from judgepool.formats.trec import read_qrels
 from judgepool.services.demo import ensure_demo_workspace
 

@@ -3,7 +3,7 @@ Pilot on real workspace files.
 
 What it lists is checked against the audit itself, run by run (the same
 holes, the same runs, the same best ranks), and against
-`judgepool.core.settle.find_holes` over the runs' top k; enter goes from the
+`judgepool.core.holes.settle.find_holes` over the runs' top k; enter goes from the
 list to the grade screen with the rest queued, and a grade takes the hole
 off the list the next time it opens.
 """
@@ -19,7 +19,7 @@ from rich.text import Text
 from textual.pilot import Pilot
 from textual.widgets import DataTable
 
-from judgepool.core.settle import find_holes
+from judgepool.core.holes.settle import find_holes
 from judgepool.services import judging
 from judgepool.services.consensus import workspace_judgments
 from judgepool.services.judgments_source import JudgmentsSource

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from textual.widgets import DataTable, Input, Select, Static
 
-from judgepool.core.contract import Contract
+from judgepool.core.terms.contract import Contract
 from judgepool.services.evaluations import list_evaluations
 from judgepool.services.imports import import_run
 from judgepool.services.judging import judge

@@ -11,7 +11,7 @@ from textual.app import App, ComposeResult
 from textual.message import Message
 from textual.widgets import Static
 
-from judgepool.core.errors import (
+from judgepool.core.terms.errors import (
     DuplicateEntry,
     DuplicatesRejected,
     UnjudgedEntry,

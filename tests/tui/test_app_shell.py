@@ -11,8 +11,8 @@ from textual.command import CommandList, CommandPalette
 from textual.screen import Screen
 from textual.widgets import Static
 
-from judgepool.core.contract import Contract
-from judgepool.core.errors import InputError
+from judgepool.core.terms.contract import Contract
+from judgepool.core.terms.errors import InputError
 from judgepool.services.workspace import open_workspace
 from judgepool.store import ledger
 from judgepool.tui.app import create_app

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from judgepool.core.contract import Contract
-from judgepool.core.errors import ContractError
+from judgepool.core.terms.contract import Contract
+from judgepool.core.terms.errors import ContractError
 from judgepool.tui.widgets.score_contract import _typed_value
 
 

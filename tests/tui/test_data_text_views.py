@@ -34,7 +34,7 @@ import wcwidth
 from rich.cells import cell_len
 from textual.widgets import DataTable, Input
 
-from judgepool.core.contract import Contract
+from judgepool.core.terms.contract import Contract
 from judgepool.services import app_queries, judging
 from judgepool.services.review import drill_down
 from judgepool.services.workspace import open_workspace

@@ -9,8 +9,8 @@ import pytest
 from click.testing import CliRunner
 
 from judgepool.cli import main
-from judgepool.core.contract import Contract
-from judgepool.core.errors import InputError
+from judgepool.core.terms.contract import Contract
+from judgepool.core.terms.errors import InputError
 from judgepool.formats.trec import read_qrels
 from judgepool.services import app_queries
 from judgepool.services.consensus import workspace_judgments

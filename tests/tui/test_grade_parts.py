@@ -4,7 +4,7 @@ says on the status line."""
 
 from __future__ import annotations
 
-from judgepool.core.contract import Scale
+from judgepool.core.terms.contract import Scale
 from judgepool.services.app_queries import GradingPlan, ItemJudgment, PlanQuery
 from judgepool.services.text_parts import whole_text
 from judgepool.tui.grading import GradingSession

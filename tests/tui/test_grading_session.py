@@ -4,7 +4,7 @@ return after a document sent from the audit is graded."""
 
 from __future__ import annotations
 
-from judgepool.core.contract import Scale
+from judgepool.core.terms.contract import Scale
 from judgepool.services.app_queries import (
     GradingPlan,
     ItemJudgment,

@@ -12,7 +12,7 @@ import pytest
 from textual.binding import Binding
 from textual.screen import Screen
 
-from judgepool.core.contract import Scale
+from judgepool.core.terms.contract import Scale
 from judgepool.tui.app import JudgepoolApp, create_app
 from judgepool.tui.screens.help import (
     HelpScreen,

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from judgepool.core.contract import Contract
+from judgepool.core.terms.contract import Contract
 from judgepool.services.judging import judge
 from judgepool.services.roles import set_role
 from judgepool.services.workspace import open_workspace

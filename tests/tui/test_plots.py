@@ -13,9 +13,9 @@ from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.widgets import DataTable
 
-from judgepool.core.ndcg_spread import ndcg_spread
-from judgepool.core.pair_confusion import PairConfusion
-from judgepool.core.query_differences import QueryDifference, sorted_differences
+from judgepool.core.auditing.ndcg_spread import ndcg_spread
+from judgepool.core.comparing.query_differences import QueryDifference, sorted_differences
+from judgepool.core.team.pair_confusion import PairConfusion
 from judgepool.services.agreement import workspace_agreement
 from judgepool.services.consensus import workspace_judgments
 from judgepool.services.judging import judge

@@ -19,8 +19,8 @@ from textual.pilot import Pilot
 from textual.widgets import DataTable, Input, Select, Static
 
 from judgepool.cli import main
-from judgepool.core.result_order import SORT_KEYS
-from judgepool.core.types import QueryResult
+from judgepool.core.auditing.result_order import SORT_KEYS
+from judgepool.core.terms.types import QueryResult
 from judgepool.tui.dialogs.comparison import ComparisonScreen
 from judgepool.tui.dialogs.drilldown import DrilldownScreen
 from judgepool.tui.screens.scores import ScoresScreen

@@ -17,8 +17,8 @@ from typing import Any
 import pytest
 from textual.pilot import Pilot
 
-from judgepool.core.verdict_words import sentence_of
-from judgepool.core.verdicts import PairStats
+from judgepool.core.comparing.verdict_words import sentence_of
+from judgepool.core.comparing.verdicts import PairStats
 from judgepool.services.imports import import_run
 from judgepool.services.workspace import open_workspace
 from judgepool.tui.app import JudgepoolApp, create_app

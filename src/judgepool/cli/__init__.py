@@ -46,7 +46,7 @@ import click
 
 from judgepool import __version__
 from judgepool.cli.failures import describe, shown
-from judgepool.core.errors import JudgepoolError
+from judgepool.core.terms.errors import JudgepoolError
 
 # Which module defines each command. A command's module is imported only when
 # that command runs (or help lists it): opening the app need not load the

@@ -17,8 +17,8 @@ import click
 from judgepool.cli import main
 from judgepool.cli.lazy import LazyModule
 from judgepool.cli.params import name_list
-from judgepool.core.agreement import MIN_ITEMS, TOO_FEW, Agreement
-from judgepool.core.confusion import AGAINST, Confusion, Reference
+from judgepool.core.team.agreement import MIN_ITEMS, TOO_FEW, Agreement
+from judgepool.core.team.confusion import AGAINST, Confusion, Reference
 from judgepool.display import literal
 
 if TYPE_CHECKING:

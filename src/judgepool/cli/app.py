@@ -19,7 +19,7 @@ import click
 
 from judgepool.cli import main
 from judgepool.cli.lazy import LazyModule
-from judgepool.core.errors import JudgepoolError
+from judgepool.core.terms.errors import JudgepoolError
 
 if TYPE_CHECKING:
     from judgepool.services import entry_checks

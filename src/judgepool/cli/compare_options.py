@@ -20,12 +20,12 @@ import click
 from judgepool.cli.lazy import LazyModule
 from judgepool.cli.params import AsciiDecimal, AsciiInteger
 from judgepool.cli.score_inputs import RunInputs, RunsRequest, engine_option, reading_runs
-from judgepool.core.confusion import Confusion
-from judgepool.core.draws import AUTO_DRAWS_MINIMUM, DEFAULT_DRAWS
-from judgepool.core.engines import Engine
-from judgepool.core.priors import DEFAULT_PRIOR, ModelLabels, prior_model
-from judgepool.core.significance import CORRECTIONS, Correction
-from judgepool.core.verdicts import CONFIDENCE
+from judgepool.core.comparing.significance import CORRECTIONS, Correction
+from judgepool.core.comparing.verdicts import CONFIDENCE
+from judgepool.core.holes.draws import AUTO_DRAWS_MINIMUM, DEFAULT_DRAWS
+from judgepool.core.holes.priors import DEFAULT_PRIOR, ModelLabels, prior_model
+from judgepool.core.team.confusion import Confusion
+from judgepool.core.terms.engines import Engine
 from judgepool.services.verdicts import ComparedRuns, compare_runs
 
 if TYPE_CHECKING:

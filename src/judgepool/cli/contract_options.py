@@ -1,6 +1,6 @@
 """The contract's parameters as command-line options, made from the contract itself.
 
-Every option comes from a field's `judgepool.core.contract.Parameter`: its
+Every option comes from a field's `judgepool.core.terms.contract.Parameter`: its
 flag, type (a choice, an ASCII integer within its bounds, or text), help
 sentence and shown default. A parameter added to `Contract` is an option of
 every command that takes a contract, with nothing to add here. Each option
@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 import click
 
 from judgepool.cli.params import AsciiInteger
-from judgepool.core.contract import PARAMETERS, PRESETS, Contract, Parameter, Scale
+from judgepool.core.terms.contract import PARAMETERS, PRESETS, Contract, Parameter, Scale
 
 F = TypeVar("F", bound=Callable[..., Any])
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from judgepool.core.agreement import Agreement
-from judgepool.core.judged_share import judged_share_by_rank
-from judgepool.core.verdicts import verdict_of
+from judgepool.core.auditing.judged_share import judged_share_by_rank
+from judgepool.core.comparing.verdicts import verdict_of
+from judgepool.core.team.agreement import Agreement
 from judgepool.services.verdicts import ComparedRuns
 
 

@@ -2,7 +2,7 @@
 worth judging them.
 
 ``settle`` puts first what brings the undecided comparisons nearest a
-verdict (settled, or probable with room to spare: `judgepool.core.settle`);
+verdict (settled, or probable with room to spare: `judgepool.core.holes.settle`);
 ``depth`` is classic pooling (by rank, round-robin over the runs). The runs
 and judgments are read as ``score`` reads them. ``--sample N`` draws a
 probability sample of them instead and prints it as a sample file
@@ -26,8 +26,8 @@ from judgepool.cli.score_inputs import (
     reading_runs,
     runs_request,
 )
-from judgepool.core.consensus import Provenance
-from judgepool.core.engines import Engine
+from judgepool.core.team.consensus import Provenance
+from judgepool.core.terms.engines import Engine
 from judgepool.display import literal
 from judgepool.services.verdicts import HOLE_ORDERS, HoleListing, list_holes
 

@@ -44,7 +44,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Final, TextIO
 
-from judgepool.core.errors import InputError
+from judgepool.core.terms.errors import InputError
 from judgepool.display import quoted
 
 WORKSPACE_SUFFIXES: Final = ("", "-wal", "-shm", "-journal")

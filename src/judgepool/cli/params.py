@@ -3,7 +3,7 @@
 click's ``int`` takes what Python's ``int()`` takes: full-width digits
 (``１０``), Arabic-Indic digits and ``1_0`` among them, and any size. Every
 integer option reads with `AsciiInteger` instead, so ``-k １０`` is refused as
-the run readers refuse such a rank, and a bound (see `judgepool.core.limits`)
+the run readers refuse such a rank, and a bound (see `judgepool.core.terms.limits`)
 is said in the message rather than overflowing later. Every option that takes
 a fraction or seconds reads with `AsciiDecimal`: click's ``float`` and
 ``FloatRange`` take ``nan`` (which every comparison with a bound lets
@@ -16,8 +16,8 @@ from typing import Any
 
 import click
 
-from judgepool.core.limits import bounded_int
-from judgepool.core.tokens import parse_decimal
+from judgepool.core.terms.limits import bounded_int
+from judgepool.core.terms.tokens import parse_decimal
 
 
 # click >= 8.2 makes ParamType generic; 8.1, which pyproject allows, does not
@@ -48,7 +48,7 @@ class AsciiInteger(click.ParamType):  # type: ignore[type-arg]
 
 # click >= 8.2 makes ParamType generic; 8.1, which pyproject allows, does not
 class AsciiDecimal(click.ParamType):  # type: ignore[type-arg]
-    """A finite decimal number in ASCII (`judgepool.core.tokens.parse_decimal`)
+    """A finite decimal number in ASCII (`judgepool.core.terms.tokens.parse_decimal`)
     within ``low..high``, either end open (excluded) when said."""
 
     name = "number"

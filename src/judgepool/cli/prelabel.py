@@ -28,7 +28,7 @@ from judgepool.cli import main
 from judgepool.cli.lazy import LazyModule
 from judgepool.cli.params import AsciiDecimal, AsciiInteger
 from judgepool.cli.progress import CountProgress
-from judgepool.core.errors import InputError
+from judgepool.core.terms.errors import InputError
 from judgepool.display import literal
 
 if TYPE_CHECKING:

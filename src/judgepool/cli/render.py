@@ -6,10 +6,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final
 
-from judgepool.core.audit import FINDING_KINDS, AuditReport
-from judgepool.core.consensus import Provenance
-from judgepool.core.contract import Contract
-from judgepool.core.measures import (
+from judgepool.core.auditing.audit import FINDING_KINDS, AuditReport
+from judgepool.core.scoring.scored_run import ScoredRun
+from judgepool.core.team.consensus import Provenance
+from judgepool.core.terms.contract import Contract
+from judgepool.core.terms.measures import (
     CANDIDATE_NDCG,
     DCG,
     DUPLICATES,
@@ -31,8 +32,7 @@ from judgepool.core.measures import (
     ZERO_IDCG,
     Measure,
 )
-from judgepool.core.scored_run import ScoredRun
-from judgepool.core.types import QueryResult, Summary
+from judgepool.core.terms.types import QueryResult, Summary
 from judgepool.display import literal
 
 DETAILS_SHOWN = 20

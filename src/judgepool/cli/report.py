@@ -34,7 +34,7 @@ from judgepool.cli.figure_table import FigureSpec, caption_facts, figures_for
 from judgepool.cli.output_file import open_output, write_error
 from judgepool.cli.run_labels import run_labels
 from judgepool.cli.score_inputs import RunsRequest, note_left_out_models, runs_request
-from judgepool.core.errors import InputError
+from judgepool.core.terms.errors import InputError
 from judgepool.display import quoted
 from judgepool.services.verdicts import ComparedRuns
 

@@ -31,9 +31,9 @@ from judgepool.cli.figure_data import (
 from judgepool.cli.figure_table import CaptionFacts, FigureSpec
 from judgepool.cli.render import fmt
 from judgepool.cli.verdict_render import draws_lines, interval, population_lines, pvalue, share
-from judgepool.core.measures import NDCG
-from judgepool.core.verdict_words import sentence_of
-from judgepool.core.verdicts import ComparisonReport, PairStats
+from judgepool.core.comparing.verdict_words import sentence_of
+from judgepool.core.comparing.verdicts import ComparisonReport, PairStats
+from judgepool.core.terms.measures import NDCG
 from judgepool.display import literal, shown_id
 from judgepool.services.verdicts import ComparedRuns
 

@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING
 
 from judgepool.cli.lazy import LazyModule
 from judgepool.cli.render import fmt, table
-from judgepool.core.priors import ModelLabels, prior_model
-from judgepool.core.sample_estimate import Estimate
+from judgepool.core.holes.priors import ModelLabels, prior_model
+from judgepool.core.holes.sample_estimate import Estimate
 from judgepool.display import literal
 
 if TYPE_CHECKING:

@@ -23,12 +23,12 @@ from judgepool.cli.score_inputs import (
     reading_runs,
     runs_request,
 )
-from judgepool.core.audit import FINDING_KINDS, AuditReport
-from judgepool.core.audit_gate import FailOn, UnknownFindingKinds
-from judgepool.core.consensus import Provenance
-from judgepool.core.engines import Engine
-from judgepool.core.errors import UnjudgedRejected
-from judgepool.core.scored_run import ScoredRun
+from judgepool.core.auditing.audit import FINDING_KINDS, AuditReport
+from judgepool.core.auditing.audit_gate import FailOn, UnknownFindingKinds
+from judgepool.core.scoring.scored_run import ScoredRun
+from judgepool.core.team.consensus import Provenance
+from judgepool.core.terms.engines import Engine
+from judgepool.core.terms.errors import UnjudgedRejected
 from judgepool.display import literal
 from judgepool.services.runs.passes import Wanted
 

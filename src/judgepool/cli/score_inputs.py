@@ -23,10 +23,10 @@ import click
 
 from judgepool.cli.contract_options import build_contract, contract_options
 from judgepool.cli.progress import StageProgress
-from judgepool.core.consensus import CONSENSUS_RULES, Provenance
-from judgepool.core.contract import PARAMETERS, Contract
-from judgepool.core.engines import ENGINES, Engine
-from judgepool.core.errors import InputError
+from judgepool.core.team.consensus import CONSENSUS_RULES, Provenance
+from judgepool.core.terms.contract import PARAMETERS, Contract
+from judgepool.core.terms.engines import ENGINES, Engine
+from judgepool.core.terms.errors import InputError
 from judgepool.display import literal
 from judgepool.services.judgments_source import JudgmentsSource, qrels_source
 

@@ -28,7 +28,7 @@ import click
 from judgepool.cli import main
 from judgepool.cli.lazy import LazyModule
 from judgepool.cli.params import AsciiInteger
-from judgepool.core.errors import InputError
+from judgepool.core.terms.errors import InputError
 from judgepool.display import literal
 
 if TYPE_CHECKING:

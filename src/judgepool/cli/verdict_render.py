@@ -18,11 +18,11 @@ from typing import Final
 
 from judgepool.cli.figure_table import caption_facts, figures_for
 from judgepool.cli.render import contract_lines, fmt, table
-from judgepool.core.errors import InputError
-from judgepool.core.measures import NDCG, UNJUDGED_AT_K
-from judgepool.core.priors import Prior
-from judgepool.core.verdict_words import ALPHA, sentence_of
-from judgepool.core.verdicts import ComparisonReport, PairStats
+from judgepool.core.comparing.verdict_words import ALPHA, sentence_of
+from judgepool.core.comparing.verdicts import ComparisonReport, PairStats
+from judgepool.core.holes.priors import Prior
+from judgepool.core.terms.errors import InputError
+from judgepool.core.terms.measures import NDCG, UNJUDGED_AT_K
 from judgepool.display import literal
 from judgepool.services.verdicts import ComparedRuns
 
@@ -153,7 +153,7 @@ def render_compare_table(
 ) -> str:
     """The comparison for people: provenance, population, runs, pairs, legend.
     ``model_line``: a model prior's labels against the people's, in one line
-    (`judgepool.core.confusion.Confusion.line`), shown under the prior."""
+    (`judgepool.core.team.confusion.Confusion.line`), shown under the prior."""
     report = compared.report
     k = report.contract.k
     out = [

@@ -23,9 +23,9 @@ from judgepool.cli.lazy import LazyModule
 from judgepool.cli.output_file import is_standard_output, open_output
 from judgepool.cli.params import AsciiInteger
 from judgepool.cli.workspace_args import parse_grade, parse_labels
-from judgepool.core.consensus import CONSENSUS_RULES
-from judgepool.core.contract import Scale
-from judgepool.core.limits import MAX_K
+from judgepool.core.team.consensus import CONSENSUS_RULES
+from judgepool.core.terms.contract import Scale
+from judgepool.core.terms.limits import MAX_K
 from judgepool.display import literal, quoted
 
 # The services load SQLite and sqlite-utils: imported when a command runs.

@@ -1,14 +1,14 @@
 """Arguments of the workspace commands that are more than a string: a grade
 (``judge``) and grade labels (``init --labels``).
 
-Numbers follow the one grammar of `judgepool.core.tokens`: ASCII digits
+Numbers follow the one grammar of `judgepool.core.terms.tokens`: ASCII digits
 only, so ``１`` (full width) or ``1_0`` is refused here as in every file.
 """
 
 from __future__ import annotations
 
-from judgepool.core.errors import InputError
-from judgepool.core.tokens import parse_int
+from judgepool.core.terms.errors import InputError
+from judgepool.core.terms.tokens import parse_int
 from judgepool.display import quoted
 
 

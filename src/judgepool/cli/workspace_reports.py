@@ -17,7 +17,7 @@ import click
 from judgepool.cli import main
 from judgepool.cli.lazy import LazyModule
 from judgepool.cli.params import AsciiInteger, name_list
-from judgepool.core.measures import NDCG
+from judgepool.core.terms.measures import NDCG
 from judgepool.display import literal
 
 # The services load SQLite and sqlite-utils: imported when a command runs.

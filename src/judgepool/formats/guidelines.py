@@ -16,7 +16,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Final
 
-from judgepool.core.errors import InputError
+from judgepool.core.terms.errors import InputError
 from judgepool.formats.source import read_bytes, strip_bom
 
 MAX_GUIDELINES_CHARACTERS: Final = 50_000

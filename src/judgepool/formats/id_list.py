@@ -2,7 +2,7 @@
 
 A line holds an ID; when it has a tab, the ID is its first field, so a
 queries TSV (``id<TAB>text``) serves as it is. Blank lines are skipped. The
-IDs follow `judgepool.core.tokens` (a line starting with ``#`` is a comment,
+IDs follow `judgepool.core.terms.tokens` (a line starting with ``#`` is a comment,
 as in TREC files); a bad line is refused naming file and line.
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from judgepool.core.errors import InputError
+from judgepool.core.terms.errors import InputError
 from judgepool.display import quoted
 from judgepool.formats.ids import id_error
 from judgepool.formats.source import listed_lines

@@ -1,4 +1,4 @@
-"""The ID grammar (`judgepool.core.tokens.id_problem`) as the file readers apply it.
+"""The ID grammar (`judgepool.core.terms.tokens.id_problem`) as the file readers apply it.
 
 Every reader where a query or document ID enters refuses an ID that
 ``id_problem`` gives a reason for, naming file and line and showing the ID
@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Final
 
-from judgepool.core.tokens import id_problem
+from judgepool.core.terms.tokens import id_problem
 
 if TYPE_CHECKING:
     import pyarrow as pa

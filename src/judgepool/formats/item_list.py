@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from judgepool.core.errors import InputError
+from judgepool.core.terms.errors import InputError
 from judgepool.formats.ids import id_error
 from judgepool.formats.source import listed_lines
 

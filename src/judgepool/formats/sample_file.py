@@ -11,7 +11,7 @@ significant digits, so it reads back to the same double); ``seed``,
 sample was drawn; ``sampled`` is how many lines the file has (a file missing
 a line is refused, not estimated from: the estimate would no longer be
 unbiased); ``frame`` is ``N:DIGEST``, the number of holes drawn from and the
-sha256 of their list (`judgepool.core.sample_design.frame_digest`). The last
+sha256 of their list (`judgepool.core.holes.sample_design.frame_digest`). The last
 five are the same on every line. Lines starting with ``#`` are comments (the
 file starts with one saying what it is and the columns); blank lines are
 skipped. Every refusal names the file and line.
@@ -25,8 +25,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
-from judgepool.core.errors import InputError
-from judgepool.core.tokens import parse_decimal, parse_int
+from judgepool.core.terms.errors import InputError
+from judgepool.core.terms.tokens import parse_decimal, parse_int
 from judgepool.formats.ids import id_error
 from judgepool.formats.source import listed_lines
 

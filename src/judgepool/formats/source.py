@@ -22,7 +22,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Final
 
-from judgepool.core.errors import InputError
+from judgepool.core.terms.errors import InputError
 
 GZIP_MAGIC: Final = b"\x1f\x8b"
 UTF8_BOM: Final = b"\xef\xbb\xbf"

@@ -7,7 +7,7 @@ BEIR's ``_id``), ``text``, and optionally ``narrative`` (queries) or ``title``
 UTF-8 byte order mark are accepted, a carriage return anywhere else is refused
 as in the TREC readers (see `formats.trec`); gzip is recognised by its magic
 bytes. IDs must be tokens the TREC formats can carry
-(`judgepool.core.tokens.id_problem`; spaces around an ID are dropped).
+(`judgepool.core.terms.tokens.id_problem`; spaces around an ID are dropped).
 A JSON object naming a key twice is refused (JSON leaves it open which
 value counts), and so is a text holding a lone surrogate (an escape such as
 ``\\ud800`` that is no character and cannot be stored as UTF-8). Integers are
@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final, Literal
 
-from judgepool.core.errors import InputError
+from judgepool.core.terms.errors import InputError
 from judgepool.formats.ids import id_error
 from judgepool.formats.source import read_bytes, strip_bom
 from judgepool.formats.trec import CR_INSIDE_A_LINE

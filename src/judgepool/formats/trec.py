@@ -10,9 +10,9 @@ the 1-based line. `fast_run.py` reads well-formed runs faster and falls back
 here.
 
 What the readers accept, in one grammar: query and document IDs are tokens
-the TREC formats can carry (`judgepool.core.tokens.id_problem`); ranks and
+the TREC formats can carry (`judgepool.core.terms.tokens.id_problem`); ranks and
 grades are ASCII integers (ranks within 64 bits, grades within the bounds of
-`judgepool.core.limits`); scores are finite ASCII decimals.
+`judgepool.core.terms.limits`); scores are finite ASCII decimals.
 
 Line ends are LF or CR LF. A carriage return anywhere else is refused (exit
 2): a file with CR-only line ends (classic Mac OS) would otherwise read as one
@@ -31,11 +31,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
 
-from judgepool.core.contract import Scale
-from judgepool.core.errors import InputError
-from judgepool.core.limits import GRADE_LIMIT, INT64_MAX, INT64_MIN, NOT_AN_INTEGER, bounded_int
-from judgepool.core.tokens import parse_decimal
-from judgepool.core.types import RunEntry
+from judgepool.core.terms.contract import Scale
+from judgepool.core.terms.errors import InputError
+from judgepool.core.terms.limits import (
+    GRADE_LIMIT,
+    INT64_MAX,
+    INT64_MIN,
+    NOT_AN_INTEGER,
+    bounded_int,
+)
+from judgepool.core.terms.tokens import parse_decimal
+from judgepool.core.terms.types import RunEntry
 from judgepool.formats.ids import id_error
 from judgepool.formats.source import GZIP_MAGIC, open_text_bytes, read_bytes, strip_bom
 

@@ -4,7 +4,7 @@
 - `imports`: queries, documents and runs into a workspace (`streamed_import`:
   a large run in bounded memory); `qrels`: qrels in and out;
 - `judging`: grade, undo, annotators' roles; `consensus`: the judged universe under a rule
-  (the store's rows resolved by `judgepool.core.consensus`, with the digest);
+  (the store's rows resolved by `judgepool.core.team.consensus`, with the digest);
 - `pools`: choose the documents to judge; `search_judge`: find documents the
   pool missed, and judge them;
 - scoring runs: `judgments_source` (the judgments runs are scored against, a

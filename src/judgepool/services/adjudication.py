@@ -1,18 +1,18 @@
 """Adjudication: who may settle disagreements, the adjudicator's queue, and
 the settling grade.
 
-An adjudicator (or a lead: `judgepool.core.roles`) settles a disagreement
+An adjudicator (or a lead: `judgepool.core.team.roles`) settles a disagreement
 with a grade recorded as an adjudication: an event of theirs flagged as
 settling, kept apart from annotations (agreement and progress never count
-it), which the ``adjudicated`` consensus (`judgepool.core.consensus`) takes
+it), which the ``adjudicated`` consensus (`judgepool.core.team.consensus`) takes
 as the item's grade, so the item is resolved and leaves the queue of
 unresolved ones.
 """
 
 from __future__ import annotations
 
-from judgepool.core.errors import PolicyError
-from judgepool.core.roles import can_reach
+from judgepool.core.team.roles import can_reach
+from judgepool.core.terms.errors import PolicyError
 from judgepool.display import quoted
 from judgepool.services.disagreements import DisagreementListing, list_disagreements
 from judgepool.services.judging import judge
@@ -70,7 +70,7 @@ def adjudicate(
 def settled_items(ws: Workspace, adjudicator: str | None = None) -> dict[tuple[str, str], int]:
     """The items ``adjudicator`` currently settles, with the grade; None: every
     settled item, with the adjudication that stands (the latest,
-    `judgepool.core.consensus.ItemGrades.adjudicated`)."""
+    `judgepool.core.team.consensus.ItemGrades.adjudicated`)."""
     if adjudicator is not None:
         return ledger.adjudications(ws, adjudicator)
     return {

@@ -1,13 +1,13 @@
 """Agreement between a workspace's annotators (``judgepool agreement``): the
 latest grade of each rater per item (`judgepool.store.ratings`: a model's
 labels are the rater ``model:NAME``), as a matrix for
-`judgepool.core.agreement`, over the whole workspace and per query.
+`judgepool.core.team.agreement`, over the whole workspace and per query.
 
 The people who graded are compared by default; imported qrels and a model's
-labels only when named, and adjudications never (`judgepool.core.raters`):
+labels only when named, and adjudications never (`judgepool.core.team.raters`):
 the report says what it left out, with counts.
 
-Per query a statistic needs `judgepool.core.agreement.MIN_ITEMS` items (that
+Per query a statistic needs `judgepool.core.team.agreement.MIN_ITEMS` items (that
 module says why); over the whole workspace any number will do, and an
 undefined value is None with its reason, never NaN.
 """
@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from judgepool.core.agreement import (
+from judgepool.core.team.agreement import (
     MIN_ITEMS,
     Agreement,
     Measured,
@@ -29,9 +29,9 @@ from judgepool.core.agreement import (
     PairAgreement,
     agreement,
 )
-from judgepool.core.errors import InputError
-from judgepool.core.pair_confusion import PairConfusion, pair_confusion
-from judgepool.core.raters import LeftOut, left_out
+from judgepool.core.team.pair_confusion import PairConfusion, pair_confusion
+from judgepool.core.team.raters import LeftOut, left_out
+from judgepool.core.terms.errors import InputError
 from judgepool.display import quoted
 from judgepool.services.raters import compared_raters
 from judgepool.store.ratings import CodedRatings, RatingColumns, coded_ratings, current_ratings

@@ -6,10 +6,10 @@ A hole here is what the audit screen shows for one run, gathered over all
 runs: on every query a run returned (judged or not yet judged at all), the
 documents of its top k at the contract's k that the workspace's judgments
 (its consensus rule) do not grade, lists formed as the audit forms them
-(`judgepool.core.audit.audit_contract`: the contract's ties and entities,
-duplicates kept once, no refusal). `judgepool.core.settle.find_holes` joins
+(`judgepool.core.auditing.audit.audit_contract`: the contract's ties and entities,
+duplicates kept once, no refusal). `judgepool.core.holes.settle.find_holes` joins
 the runs' holes (which runs returned each one, its best rank) and
-`judgepool.core.hole_order` orders them. Nothing here imports Textual: the
+`judgepool.core.holes.hole_order` orders them. Nothing here imports Textual: the
 app calls `all_runs_holes` in a thread worker, on a read connection of its
 own.
 """
@@ -20,13 +20,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Final
 
-from judgepool.core.audit import audit_contract
-from judgepool.core.bounds import TopK
-from judgepool.core.contract import Contract
-from judgepool.core.hole_order import HoleCounts, best_rank_first, count_holes
+from judgepool.core.auditing.audit import audit_contract
+from judgepool.core.comparing.bounds import TopK
+from judgepool.core.holes.hole_order import HoleCounts, best_rank_first, count_holes
+from judgepool.core.holes.settle import Hole, find_holes
 from judgepool.core.progress import StageCallback, no_stage
-from judgepool.core.settle import Hole, find_holes
-from judgepool.core.types import Judgments
+from judgepool.core.terms.contract import Contract
+from judgepool.core.terms.types import Judgments
 from judgepool.services.consensus import workspace_judgments
 from judgepool.services.judgments_source import JudgmentsSource
 from judgepool.services.runs.scoring import score_run_with_tops

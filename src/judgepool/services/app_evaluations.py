@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
-from judgepool.core.errors import JudgepoolError
+from judgepool.core.terms.errors import JudgepoolError
 from judgepool.services.evaluations import store_evaluations
 from judgepool.store.evaluations import stored_fingerprints
 from judgepool.store.workspace import StorageError, Workspace, WorkspaceReadOnly

@@ -23,8 +23,8 @@ import zlib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from judgepool.core.contract import Scale
-from judgepool.core.raters import kind_of_name
+from judgepool.core.team.raters import kind_of_name
+from judgepool.core.terms.contract import Scale
 from judgepool.services.text_parts import (
     MAX_UTF8,
     PREVIEW_CHARACTERS,

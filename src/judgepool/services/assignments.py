@@ -2,7 +2,7 @@
 (``judgepool assign``), and each annotator's progress (``judgepool progress``).
 
 An assignment gives every unit ``overlap`` annotators with balanced loads
-(`judgepool.core.assignment`), deterministic under its seed, and is stored
+(`judgepool.core.team.assignment`), deterministic under its seed, and is stored
 whole in one transaction; the newest assignment is the workspace's queues.
 It hands out the work still to do: items without a current grade (unless
 re-judging is asked for), all of them, the ones the current assignment does
@@ -11,7 +11,7 @@ settle order (`judgepool.services.settle_holes`) up to a budget of open items
 that extending keeps and tops up (`judgepool.services.assignment_settle`).
 "Judged" means a person's or an import's grade or an adjudication: an item
 only a model labelled is still to hand out. Replacing or extending one
-says what moved in each queue (`judgepool.core.assignment_moves`), and an
+says what moved in each queue (`judgepool.core.team.assignment_moves`), and an
 assignment with too few units for every pair of annotators to share one
 says so. Progress counts against it, the grades of other items apart; a
 rate is given once there are `RATE_MIN_GRADES` timed grades over
@@ -25,14 +25,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final, Literal, cast
 
-from judgepool.core.assignment import (
+from judgepool.core.team.assignment import (
     Assigned,
     balanced_assignment,
     units_for_every_pair,
     unshared_pairs,
 )
-from judgepool.core.assignment_moves import Moved, moves
-from judgepool.core.errors import InputError
+from judgepool.core.team.assignment_moves import Moved, moves
+from judgepool.core.terms.errors import InputError
 from judgepool.display import literal, quoted
 from judgepool.formats.id_list import read_id_list
 from judgepool.services.assignment_sample import SamplePick, sample_pick

@@ -1,5 +1,5 @@
 """A model's grades against the people's, or an import's where no person
-graded (`judgepool.core.confusion`), per workspace: for ``agreement
+graded (`judgepool.core.team.confusion`), per workspace: for ``agreement
 --confusion model:NAME``, the app's agreement screen and ``compare --prior
 model:NAME``.
 
@@ -13,9 +13,9 @@ from __future__ import annotations
 from itertools import groupby
 from operator import itemgetter
 
-from judgepool.core.confusion import AGAINST, Against, Confusion, confusion
-from judgepool.core.errors import InputError
-from judgepool.core.raters import MODEL_PREFIX
+from judgepool.core.team.confusion import AGAINST, Against, Confusion, confusion
+from judgepool.core.team.raters import MODEL_PREFIX
+from judgepool.core.terms.errors import InputError
 from judgepool.display import quoted
 from judgepool.store.ratings import RatingColumns, current_ratings
 from judgepool.store.workspace import Workspace

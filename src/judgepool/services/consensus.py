@@ -2,7 +2,7 @@
 consensus rule, with its digest, and the disagreements the rules resolve.
 
 The store reads every item's current grades (`judgepool.store.ledger.item_grades`),
-the rules decide (`judgepool.core.consensus`), and this module adds the
+the rules decide (`judgepool.core.team.consensus`), and this module adds the
 digest: it equals that of the qrels ``judgepool export`` writes, so scoring a
 workspace and scoring its exported qrels are traced to the same universe.
 
@@ -18,10 +18,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import cast
 
-from judgepool.core import consensus as rules
-from judgepool.core.consensus import CONSENSUS_RULES, Disagreement, Provenance, Rule
-from judgepool.core.errors import InputError
-from judgepool.core.raters import MODEL_PREFIX
+from judgepool.core.team import consensus as rules
+from judgepool.core.team.consensus import CONSENSUS_RULES, Disagreement, Provenance, Rule
+from judgepool.core.team.raters import MODEL_PREFIX
+from judgepool.core.terms.errors import InputError
 from judgepool.display import quoted
 from judgepool.formats.trec import qrels_digest
 from judgepool.store import ledger

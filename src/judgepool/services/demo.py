@@ -26,9 +26,9 @@ from pathlib import Path
 from typing import Final
 
 import judgepool
-from judgepool.core.contract import Contract, Scale
-from judgepool.core.errors import InputError
 from judgepool.core.progress import StageCallback, no_stage
+from judgepool.core.terms.contract import Contract, Scale
+from judgepool.core.terms.errors import InputError
 from judgepool.services.imports import (
     default_run_name,
     import_documents,

@@ -18,9 +18,9 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from judgepool.core.consensus import Disagreement, differ, gap
-from judgepool.core.errors import InputError
-from judgepool.core.raters import LeftOut, left_out
+from judgepool.core.team.consensus import Disagreement, differ, gap
+from judgepool.core.team.raters import LeftOut, left_out
+from judgepool.core.terms.errors import InputError
 from judgepool.services.consensus import disagreements
 from judgepool.services.raters import compared_raters
 from judgepool.store.notes import GradeDetail, grade_details

@@ -2,7 +2,7 @@
 workspace (``judge``, imports, pools, roles), shared by the command line and
 the app so both refuse the same things with the same words.
 
-The grammar itself is `judgepool.core.tokens`; this module adds what the
+The grammar itself is `judgepool.core.terms.tokens`; this module adds what the
 workspace knows: whether it holds a query, a document or an annotator (and
 which known ones are closest when it does not), and which provenance a user
 may claim. Every value is named in messages through `judgepool.display.quoted`.
@@ -12,7 +12,7 @@ name it already holds is used as stored (names stored before these rules
 stay usable); a new one is stored in Unicode's NFC (``é`` typed as e and a
 combining accent is the same name as ``é``), at most `MAX_ANNOTATOR_NAME`
 characters, and refused when it looks like a name the workspace holds
-(`judgepool.core.confusables`: ``alicе`` with a Cyrillic ``е`` next to
+(`judgepool.core.team.confusables`: ``alicе`` with a Cyrillic ``е`` next to
 ``alice``).
 """
 
@@ -23,9 +23,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Final
 
-from judgepool.core.confusables import confusable, lookalike_characters
-from judgepool.core.errors import InputError
-from judgepool.core.tokens import RESERVED_PREFIXES, id_problem, name_problem, reserved_name
+from judgepool.core.team.confusables import confusable, lookalike_characters
+from judgepool.core.terms.errors import InputError
+from judgepool.core.terms.tokens import RESERVED_PREFIXES, id_problem, name_problem, reserved_name
 from judgepool.display import quoted
 from judgepool.services.closest import closest
 from judgepool.store import holdings

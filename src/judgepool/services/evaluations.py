@@ -13,9 +13,9 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from judgepool.core.errors import InputError
-from judgepool.core.scored_run import ScoredRun
-from judgepool.core.types import Evaluation
+from judgepool.core.scoring.scored_run import ScoredRun
+from judgepool.core.terms.errors import InputError
+from judgepool.core.terms.types import Evaluation
 from judgepool.services.consensus import check_rule, split_digest, workspace_consensus
 from judgepool.store.evaluations import (
     StoredEvaluation,

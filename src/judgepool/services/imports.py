@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from judgepool.core.errors import InputError
 from judgepool.core.progress import LinesCallback
+from judgepool.core.terms.errors import InputError
 from judgepool.display import quoted
 from judgepool.formats.tables import TableKind, read_table
 from judgepool.services.entry_checks import check_name, storable_path
@@ -127,7 +127,7 @@ def default_run_name(path: str | Path) -> str:
 
 
 def check_run_name(name: str) -> None:
-    """Refuse a run name that is not a name (`judgepool.core.tokens`) or holds a
+    """Refuse a run name that is not a name (`judgepool.core.terms.tokens`) or holds a
     comma (``--runs`` lists names separated by commas)."""
     check_name("run", name)
     if "," in name:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from judgepool.core.errors import InputError
+from judgepool.core.terms.errors import InputError
 from judgepool.display import quoted
 from judgepool.services.entry_checks import (
     annotator_name,
@@ -104,7 +104,7 @@ def undo(ws: Workspace, event_id: int, *, annotator: str) -> JudgmentEvent:
     too: undoing it restores what it took back), or their latest event there
     that still stands, when only undos and what they took back came after it
     (after taking back a note, the grade before it); undoing an older one
-    would silently discard what came after it (`judgepool.core.undo`).
+    would silently discard what came after it (`judgepool.core.team.undo`).
     """
     return undo_event(ws, event_id, annotator=annotator)
 

@@ -16,9 +16,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from judgepool.core.consensus import Provenance, file_provenance
-from judgepool.core.contract import Scale
-from judgepool.core.types import Judgments
+from judgepool.core.team.consensus import Provenance, file_provenance
+from judgepool.core.terms.contract import Scale
+from judgepool.core.terms.types import Judgments
 from judgepool.formats.trec import read_qrels
 
 if TYPE_CHECKING:

@@ -8,7 +8,7 @@ app has it open.
 - `FollowedJudgments`: the workspace's judged universe under its consensus
   rule, kept up to date by reading again only the queries whose items gained
   judgment events since it last looked (the rules decide item by item:
-  `judgepool.core.consensus`).
+  `judgepool.core.team.consensus`).
 - `LiveScores`: every stored run scored against them under one contract, kept
   up to date the same way: after grades, only the queries they touched are
   scored again (`judgepool.core.fast.rescore`), and the board is the one
@@ -25,12 +25,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
-from judgepool.core import consensus as rules
-from judgepool.core.consensus import ItemGrades, Provenance
-from judgepool.core.contract import Contract
-from judgepool.core.errors import PolicyError
 from judgepool.core.progress import StageCallback, no_stage
-from judgepool.core.scored_run import ScoredRun
+from judgepool.core.scoring.scored_run import ScoredRun
+from judgepool.core.team import consensus as rules
+from judgepool.core.team.consensus import ItemGrades, Provenance
+from judgepool.core.terms.contract import Contract
+from judgepool.core.terms.errors import PolicyError
 from judgepool.formats.trec import qrels_digest
 from judgepool.services.consensus import check_rule
 from judgepool.services.judgments_source import JudgmentsSource
@@ -39,8 +39,8 @@ from judgepool.store import runs as run_store
 from judgepool.store.workspace import Workspace
 
 if TYPE_CHECKING:
-    from judgepool.core.consensus import Rule
     from judgepool.core.fast.rescore import RescoredRun, RunQueries
+    from judgepool.core.team.consensus import Rule
     from judgepool.services.review import Scoreboard
 
 Item = tuple[str, str]

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from judgepool.core.contract import Scale
-from judgepool.core.errors import InputError
-from judgepool.core.priors import ModelLabels
-from judgepool.core.raters import MODEL_PREFIX
+from judgepool.core.holes.priors import ModelLabels
+from judgepool.core.team.raters import MODEL_PREFIX
+from judgepool.core.terms.contract import Scale
+from judgepool.core.terms.errors import InputError
 from judgepool.display import quoted
 from judgepool.formats.trec import read_qrels
 from judgepool.store import model_replies

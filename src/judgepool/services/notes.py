@@ -24,7 +24,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Final, TextIO
 
-from judgepool.core.errors import InputError
+from judgepool.core.terms.errors import InputError
 from judgepool.display import literal
 from judgepool.formats.spreadsheet_cells import inert_cell
 from judgepool.services.entry_checks import check_known_annotator

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from judgepool.core.errors import InputError
-from judgepool.core.pooling import Contribution, pool_contributions
+from judgepool.core.scoring.pooling import Contribution, pool_contributions
+from judgepool.core.terms.errors import InputError
 from judgepool.display import quoted
 from judgepool.services.entry_checks import check_name, storable
 from judgepool.store import pools
@@ -40,7 +40,7 @@ def pool(
     name: str = "default",
 ) -> PoolResult:
     """Add the top ``depth`` documents per query of each run (every stored run when
-    ``runs`` is None) to the pool ``name`` (a name: `judgepool.core.tokens`),
+    ``runs`` is None) to the pool ``name`` (a name: `judgepool.core.terms.tokens`),
     recording which run and rank brought each one in. A pool only grows:
     existing members are kept."""
     if isinstance(depth, bool) or not isinstance(depth, int) or depth <= 0:

@@ -1,7 +1,7 @@
 """``judgepool prelabel``: a model on an OpenAI-compatible endpoint grades a
 batch of items, each grade recorded as the rater ``model:NAME``.
 
-One chat-completions request per item (`judgepool.core.grading_prompt`),
+One chat-completions request per item (`judgepool.core.prompting.grading_prompt`),
 ``concurrency`` of them in flight, through httpx. Each answer is recorded
 once read, in its own short transaction with its reply and the prompt's
 digest (`judgepool.store.model_replies`): people grading meanwhile wait no
@@ -41,9 +41,9 @@ from typing import Any, Final
 
 import httpx
 
-from judgepool.core.errors import JudgepoolError
-from judgepool.core.grading_prompt import GradingPrompt
-from judgepool.core.retry_delay import RetryPolicy
+from judgepool.core.prompting.grading_prompt import GradingPrompt
+from judgepool.core.prompting.retry_delay import RetryPolicy
+from judgepool.core.terms.errors import JudgepoolError
 from judgepool.services.prelabel_asking import Answer, Asker, Endpoint, EndpointRefused, Sleep
 from judgepool.services.prelabel_items import Batch, PreparedItem
 from judgepool.store import model_claims

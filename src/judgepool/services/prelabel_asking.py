@@ -3,7 +3,7 @@ bounded and retried (`Asker`); `judgepool.services.prelabel` runs many.
 
 What can go wrong with a request is either transient (429, 5xx, a timeout,
 a dropped connection: retried with backoff, honouring Retry-After,
-`judgepool.core.retry_delay`), an unreadable answer (asked once more, then
+`judgepool.core.prompting.retry_delay`), an unreadable answer (asked once more, then
 a failure, never a grade), a refusal that will not change (401, 403, 404,
 and any redirect, which is never followed: `EndpointRefused`, the run stops,
 every later item would meet it too) or another status that is not 2xx (that
@@ -31,10 +31,10 @@ from urllib.parse import urlsplit
 
 import httpx
 
-from judgepool.core.errors import InputError
-from judgepool.core.grades import Scale
-from judgepool.core.grading_prompt import GradingPrompt, UnreadableAnswer, read_answer
-from judgepool.core.retry_delay import RetryPolicy, retry_delay
+from judgepool.core.prompting.grading_prompt import GradingPrompt, UnreadableAnswer, read_answer
+from judgepool.core.prompting.retry_delay import RetryPolicy, retry_delay
+from judgepool.core.terms.errors import InputError
+from judgepool.core.terms.grades import Scale
 from judgepool.display import quoted
 
 # Refusals that every later request would meet as well (a wrong key, a model

@@ -21,10 +21,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
-from judgepool.core.errors import InputError
-from judgepool.core.grading_prompt import GradingPrompt, grading_prompt
-from judgepool.core.hole_order import best_rank_first
-from judgepool.core.settle import find_holes
+from judgepool.core.holes.hole_order import best_rank_first
+from judgepool.core.holes.settle import find_holes
+from judgepool.core.prompting.grading_prompt import GradingPrompt, grading_prompt
+from judgepool.core.terms.errors import InputError
 from judgepool.formats.item_list import read_item_list
 from judgepool.services.all_holes import run_tops
 from judgepool.services.judgments_source import workspace_source

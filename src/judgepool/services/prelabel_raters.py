@@ -7,7 +7,7 @@ no control characters or surrounding spaces; a rater the workspace holds is
 used as stored (and so stays usable whatever it is); a new one is stored in
 Unicode's NFC, is at most `MAX_ANNOTATOR_NAME` characters after the prefix,
 and is refused when it looks like a model the workspace holds (``judgе``
-with a Cyrillic ``е`` next to ``judge``: `judgepool.core.confusables`). The
+with a Cyrillic ``е`` next to ``judge``: `judgepool.core.team.confusables`). The
 name sent to the endpoint is NAME as given: that is the server's name for it.
 
 ``--withdraw NAME`` takes back every current label of ``model:NAME``
@@ -19,9 +19,9 @@ from __future__ import annotations
 import unicodedata
 from dataclasses import dataclass
 
-from judgepool.core.confusables import confusable, lookalike_characters
-from judgepool.core.errors import InputError
-from judgepool.core.raters import MODEL_PREFIX
+from judgepool.core.team.confusables import confusable, lookalike_characters
+from judgepool.core.team.raters import MODEL_PREFIX
+from judgepool.core.terms.errors import InputError
 from judgepool.display import quoted
 from judgepool.services.closest import closest
 from judgepool.services.entry_checks import MAX_ANNOTATOR_NAME, check_name, known_annotator_name

@@ -6,7 +6,7 @@ An import records what changed, says how many of the annotator's judgments
 the file does not have, and withdraws them only when asked (``replace``): a
 corrected file then leaves the annotator holding exactly its lines. An
 export writes every judgment as ``qid 0 docid grade``; IDs are TREC tokens
-(`judgepool.core.tokens`), so reading the export back gives the same
+(`judgepool.core.terms.tokens`), so reading the export back gives the same
 judgments and the same qrels digest.
 """
 
@@ -16,10 +16,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
-from judgepool.core.consensus import Provenance
-from judgepool.core.errors import InputError
 from judgepool.core.progress import LinesCallback
-from judgepool.core.tokens import name_problem
+from judgepool.core.team.consensus import Provenance
+from judgepool.core.terms.errors import InputError
+from judgepool.core.terms.tokens import name_problem
 from judgepool.display import literal, quoted
 from judgepool.formats.trec import qrels_digest, read_qrels_rows
 from judgepool.services.consensus import workspace_consensus

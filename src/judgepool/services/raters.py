@@ -1,4 +1,4 @@
-"""Which raters a team report compares (`judgepool.core.raters`): the people
+"""Which raters a team report compares (`judgepool.core.team.raters`): the people
 who graded, unless raters are named (``--annotators``); a name must be a
 rater with a current grade, once.
 """
@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from judgepool.core.errors import InputError
-from judgepool.core.raters import RaterKind
+from judgepool.core.team.raters import RaterKind
+from judgepool.core.terms.errors import InputError
 from judgepool.display import quoted
 from judgepool.services.closest import closest
 

@@ -12,10 +12,10 @@ show as they are:
   workspace's consensus rule).
 - `audit_workspace_run`: a run's audit report (as ``judgepool audit
   --workspace`` gives it), its score under the contract, and one
-  `judgepool.core.query_audit.QueryAudit` per query, worst first.
+  `judgepool.core.auditing.query_audit.QueryAudit` per query, worst first.
 - `judged_share_of_run`: a run's judged share at each rank 1..k (the audit
-  screen's plot: `judgepool.core.judged_share`).
-- `drill_down`: one query of one run (`judgepool.core.drilldown`).
+  screen's plot: `judgepool.core.auditing.judged_share`).
+- `drill_down`: one query of one run (`judgepool.core.auditing.drilldown`).
 
 The computation itself is in `judgepool.core` (query audit, drill-down,
 comparison, the runs' spreads, ordering), free of any storage. Nothing here imports
@@ -29,18 +29,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from judgepool.core.audit import AuditReport
-from judgepool.core.consensus import Provenance
-from judgepool.core.contract import Contract
-from judgepool.core.drilldown import Drilldown, drill_down_lists
-from judgepool.core.engines import Engine
-from judgepool.core.errors import DuplicatesRejected, PolicyError, UnjudgedRejected
-from judgepool.core.judged_share import judged_share_by_rank
-from judgepool.core.ndcg_spread import NdcgSpread, ndcg_spread
+from judgepool.core.auditing.audit import AuditReport
+from judgepool.core.auditing.drilldown import Drilldown, drill_down_lists
+from judgepool.core.auditing.judged_share import judged_share_by_rank
+from judgepool.core.auditing.ndcg_spread import NdcgSpread, ndcg_spread
+from judgepool.core.auditing.query_audit import QueryAudit, audit_queries
 from judgepool.core.progress import StageCallback, no_stage
-from judgepool.core.query_audit import QueryAudit, audit_queries
-from judgepool.core.scored_run import ScoredRun
-from judgepool.core.types import Evaluation, Summary
+from judgepool.core.scoring.scored_run import ScoredRun
+from judgepool.core.team.consensus import Provenance
+from judgepool.core.terms.contract import Contract
+from judgepool.core.terms.engines import Engine
+from judgepool.core.terms.errors import DuplicatesRejected, PolicyError, UnjudgedRejected
+from judgepool.core.terms.types import Evaluation, Summary
 from judgepool.services.consensus import workspace_judgments
 from judgepool.services.judgments_source import JudgmentsSource, workspace_source
 from judgepool.services.runs.passes import Against, Wanted, read

@@ -1,4 +1,4 @@
-"""Roles as the workspace records them (`judgepool.core.roles` says what each
+"""Roles as the workspace records them (`judgepool.core.team.roles` says what each
 may reach): who acts in which role, and changing a role.
 
 ``judgepool annotators WS add NAME --role R`` and ``annotators WS role NAME
@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from judgepool.core.errors import InputError
-from judgepool.core.roles import ROLES, Role, check_role, effective_role
+from judgepool.core.team.roles import ROLES, Role, check_role, effective_role
+from judgepool.core.terms.errors import InputError
 from judgepool.display import quoted
 from judgepool.services.entry_checks import annotator_name
 from judgepool.store import ledger

@@ -2,13 +2,13 @@
 behind ``holes --sample N`` and ``compare --sample FILE``.
 
 ``holes --sample`` reads and scores the runs as ``compare`` does (the same
-population, the same holes: `judgepool.core.sample_design`) and draws the
+population, the same holes: `judgepool.core.holes.sample_design`) and draws the
 sample; the file it writes (`judgepool.formats.sample_file`) lists every
 sampled hole with its inclusion probability, the seed, the design and the
 frame's digest. Once every listed hole is judged, ``compare --sample``
 checks the file against the comparison and estimates every run's nDCG and
 every pair's difference with every hole judged, by HT and prior-powered
-(`judgepool.core.sample_estimate`), each with a 95 % interval.
+(`judgepool.core.holes.sample_estimate`), each with a 95 % interval.
 
 What is checked, and why. The estimates are unbiased only for the frame the
 sample was drawn from and only with every sampled hole's grade: so the
@@ -28,16 +28,16 @@ from typing import Any, Final
 
 import numpy as np
 
-from judgepool.core.bounds import TopK
-from judgepool.core.contract import Contract
-from judgepool.core.engines import Engine
-from judgepool.core.errors import ContractError, InputError
-from judgepool.core.priors import ModelLabels, Prior, model_prior, rank_prior
+from judgepool.core.comparing.bounds import TopK
+from judgepool.core.comparing.verdicts import RunInput, population
+from judgepool.core.holes.priors import ModelLabels, Prior, model_prior, rank_prior
+from judgepool.core.holes.sample_design import DESIGN, Frame, build_frame, draw_sample
+from judgepool.core.holes.sample_estimate import Estimate, Predictor, SampleEstimates, estimate
 from judgepool.core.progress import StageCallback, no_stage
-from judgepool.core.sample_design import DESIGN, Frame, build_frame, draw_sample
-from judgepool.core.sample_estimate import Estimate, Predictor, SampleEstimates, estimate
-from judgepool.core.types import Judgments
-from judgepool.core.verdicts import RunInput, population
+from judgepool.core.terms.contract import Contract
+from judgepool.core.terms.engines import Engine
+from judgepool.core.terms.errors import ContractError, InputError
+from judgepool.core.terms.types import Judgments
 from judgepool.formats.sample_file import SampledHole, SampleFile
 from judgepool.services.judgments_source import JudgmentsSource
 from judgepool.services.runs.sources import RunSource
@@ -284,7 +284,7 @@ def _check_frame(sample: SampleFile, frame: Frame) -> None:
 
 def _check_drawn(sample: SampleFile, frame: Frame, index: Mapping[Item, int]) -> None:
     """Every listed hole is one the seed draws at its probability (the design's
-    meaning of the seed: `judgepool.core.sample_design`)."""
+    meaning of the seed: `judgepool.core.holes.sample_design`)."""
     uniforms = np.random.default_rng(sample.seed).random(frame.holes)
     for hole in sample.holes:
         if uniforms[index[(hole.query_id, hole.doc_id)]] >= hole.inclusion:

@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final, Literal
 
-from judgepool.core.errors import InputError, PolicyError
+from judgepool.core.terms.errors import InputError, PolicyError
 from judgepool.display import quoted
 from judgepool.services.entry_checks import annotator_name, check_id, check_known_item
 from judgepool.services.settings import search_judging

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Any, Final, Literal, cast, get_args
 
-from judgepool.core.errors import InputError
+from judgepool.core.terms.errors import InputError
 from judgepool.display import quoted
 from judgepool.services.guidelines import current_guidelines, seen_by
 from judgepool.store.workspace import Workspace

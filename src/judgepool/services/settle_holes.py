@@ -9,7 +9,7 @@ first of them.
 
 from __future__ import annotations
 
-from judgepool.core.errors import InputError
+from judgepool.core.terms.errors import InputError
 from judgepool.services.judgments_source import workspace_source
 from judgepool.services.pools import pooled_queries
 from judgepool.services.runs.sources import run_names, stored_source

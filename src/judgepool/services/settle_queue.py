@@ -1,6 +1,6 @@
 """The holes of the workspace's runs in settle order, narrowed one judgment at a time.
 
-`SettleQueue` holds the settle order (`judgepool.core.settle.SettleState`)
+`SettleQueue` holds the settle order (`judgepool.core.holes.settle.SettleState`)
 of every pair of the workspace's stored runs, and takes in each grade as it
 is saved; `SettleStep` is where the order stands. The app's grade screen
 ranks its settle order with it, in a thread worker on a borrowed read
@@ -14,11 +14,11 @@ import threading
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from judgepool.core.contract import Contract
-from judgepool.core.errors import ContractError
+from judgepool.core.comparing.verdicts import RunInput, population
+from judgepool.core.holes.settle import Hole, SettleState
 from judgepool.core.progress import StageCallback, no_stage
-from judgepool.core.settle import Hole, SettleState
-from judgepool.core.verdicts import RunInput, population
+from judgepool.core.terms.contract import Contract
+from judgepool.core.terms.errors import ContractError
 from judgepool.services.assignments import assigned_items
 from judgepool.services.judgments_source import workspace_source
 from judgepool.services.runs.sources import run_names, stored_source

@@ -30,9 +30,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
-from judgepool.core import sign_in_tokens
-from judgepool.core.errors import PolicyError
-from judgepool.core.roles import DEFAULT_ROLE
+from judgepool.core.team import sign_in_tokens
+from judgepool.core.team.roles import DEFAULT_ROLE
+from judgepool.core.terms.errors import PolicyError
 from judgepool.display import quoted
 from judgepool.services.entry_checks import annotator_name, known_annotator_name, storable
 from judgepool.services.roles import parse_role

@@ -20,8 +20,8 @@ from contextlib import closing
 from pathlib import Path
 from typing import Final
 
-from judgepool.core.errors import InputError
 from judgepool.core.progress import LinesCallback
+from judgepool.core.terms.errors import InputError
 from judgepool.formats.fast_run.chunks import RunBlocks
 from judgepool.formats.fast_run.prefetch import prefetched
 from judgepool.store.run_writer import RunWriter

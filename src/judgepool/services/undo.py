@@ -7,7 +7,7 @@ with the note: taking it back leaves the grade as it was)."""
 
 from __future__ import annotations
 
-from judgepool.core.errors import InputError
+from judgepool.core.terms.errors import InputError
 from judgepool.display import quoted
 from judgepool.services.entry_checks import check_known_annotator, check_name
 from judgepool.store.ledger import JudgmentEvent as JudgmentEvent  # named by the command line

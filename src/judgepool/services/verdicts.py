@@ -3,8 +3,8 @@ verdict: the use cases behind ``judgepool compare`` and ``judgepool holes``.
 
 Each run is read and scored once, by either engine (`scoring.score_run_with_tops`
 gives its evaluation and its top k per judged query), and handed to the core:
-`judgepool.core.verdicts.compare` for the statistics, bounds and verdicts,
-`judgepool.core.settle` for the holes and their order. The judgments are the
+`judgepool.core.comparing.verdicts.compare` for the statistics, bounds and verdicts,
+`judgepool.core.holes.settle` for the holes and their order. The judgments are the
 caller's: a qrels file, or a workspace's under its consensus rule.
 
 A comparison's fingerprint is the contract's (`Contract.fingerprint`) over the
@@ -23,26 +23,26 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Final, Literal
 
-from judgepool.core.bounds import TopK
-from judgepool.core.comparison_size import check_comparison_size
-from judgepool.core.consensus import Provenance
-from judgepool.core.contract import Contract
-from judgepool.core.engines import Engine
-from judgepool.core.errors import ContractError
-from judgepool.core.priors import DEFAULT_PRIOR, ModelLabels
-from judgepool.core.progress import StageCallback, no_stage
-from judgepool.core.scored_run import ScoredRun
-from judgepool.core.settle import Hole, SettleState, depth_order
-from judgepool.core.significance import Correction
-from judgepool.core.types import Summary
-from judgepool.core.verdict_words import sentence_of
-from judgepool.core.verdicts import (
+from judgepool.core.comparing.bounds import TopK
+from judgepool.core.comparing.comparison_size import check_comparison_size
+from judgepool.core.comparing.significance import Correction
+from judgepool.core.comparing.verdict_words import sentence_of
+from judgepool.core.comparing.verdicts import (
     CONFIDENCE,
     ComparisonReport,
     RunInput,
     compare,
     population,
 )
+from judgepool.core.holes.priors import DEFAULT_PRIOR, ModelLabels
+from judgepool.core.holes.settle import Hole, SettleState, depth_order
+from judgepool.core.progress import StageCallback, no_stage
+from judgepool.core.scoring.scored_run import ScoredRun
+from judgepool.core.team.consensus import Provenance
+from judgepool.core.terms.contract import Contract
+from judgepool.core.terms.engines import Engine
+from judgepool.core.terms.errors import ContractError
+from judgepool.core.terms.types import Summary
 from judgepool.services.judgments_source import JudgmentsSource
 from judgepool.services.runs.scoring import score_run_with_tops
 from judgepool.services.runs.sources import RunSource
@@ -275,7 +275,7 @@ def compare_runs(
     labels calibrated on the judgments where it labelled a hole, give the
     probable verdicts at ``confidence``. A comparison
     whose estimate passes the limit is refused before any run is read
-    (`judgepool.core.comparison_size`)."""
+    (`judgepool.core.comparing.comparison_size`)."""
     judgments = judged.judgments
     names = [source.name for source in sources]
     check_names(names, 2, "compare")
@@ -363,7 +363,7 @@ def listing_contract(contract: Contract) -> Contract:
     documents are holes: ``reject`` refuses a run that has one (so it would
     refuse the very runs whose holes are asked for), ``condense`` removes
     them from the scored list but keeps their places in the top k
-    (`judgepool.core.top_k`), as ``zero`` does. Listed as under ``zero``, the
+    (`judgepool.core.scoring.top_k`), as ``zero`` does. Listed as under ``zero``, the
     holes and their order are the same under every policy."""
     return contract.with_changes(unjudged="zero")
 
@@ -381,7 +381,7 @@ def list_holes(
 ) -> HoleListing:
     """The unjudged documents of the runs' top k on the queries scored for
     every run, best first: ``settle`` (what narrows the comparisons that could
-    still flip most, `core.settle`, the first ``limit`` or `BATCH_HEAD` chosen
+    still flip most, `core.holes.settle`, the first ``limit`` or `BATCH_HEAD` chosen
     as a team's batch: each as if those before it were judged) or ``depth``
     (by rank, round-robin over the runs in the order given). At most ``limit``
     of them. Under every unjudged policy alike (`listing_contract`).

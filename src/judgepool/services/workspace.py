@@ -15,7 +15,7 @@ import re
 from pathlib import Path
 from typing import Final
 
-from judgepool.core.contract import Scale
+from judgepool.core.terms.contract import Scale
 from judgepool.store.workspace import BUSY_TIMEOUT_MS, create_workspace
 from judgepool.store.workspace import StorageError as StorageError
 from judgepool.store.workspace import Workspace as Workspace

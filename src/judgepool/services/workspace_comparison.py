@@ -9,8 +9,8 @@ verdict views call it in a thread worker, on a borrowed read connection.
 
 from __future__ import annotations
 
-from judgepool.core.contract import Contract
 from judgepool.core.progress import StageCallback, no_stage
+from judgepool.core.terms.contract import Contract
 from judgepool.services.judgments_source import JudgmentsSource, workspace_source
 from judgepool.services.runs.sources import run_names, stored_source
 from judgepool.services.verdicts import ComparedRuns, compare_runs, verdict_contract

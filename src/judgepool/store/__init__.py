@@ -20,10 +20,10 @@ checking them, one transaction each) live in `judgepool.services`.
   added to a pool by search), `holdings` (which IDs the workspace holds, and
   which look like a given one), `evaluations` (stored scores);
 - the ledger: `ledger` (appending events; the current judgments, roles, and
-  each item's grades as the consensus rules of `judgepool.core.consensus`
+  each item's grades as the consensus rules of `judgepool.core.team.consensus`
   take them), `ledger_import` (a qrels file's grades in bulk), `ledger_undo`
   (an event taken back in one transaction, under the rules of
-  `judgepool.core.undo`), `notes` (the notes left), `ratings` (each rater's
+  `judgepool.core.team.undo`), `notes` (the notes left), `ratings` (each rater's
   current grades, for agreement), `model_replies` (a model's grades from
   ``prelabel``, each with its reply and prompt digest), `model_claims` (the
   items a ``prelabel`` run is asking about, so two runs never ask twice),

@@ -12,7 +12,7 @@ import sqlite3
 from pathlib import Path
 from typing import Final
 
-from judgepool.core.errors import InputError
+from judgepool.core.terms.errors import InputError
 from judgepool.store.read_only import (
     FileSnapshot,
     cannot_share_error,

@@ -9,9 +9,9 @@ import sqlite3
 from dataclasses import dataclass
 from typing import Any, Final
 
-from judgepool.core.contract import Contract
-from judgepool.core.errors import InputError
-from judgepool.core.types import Evaluation
+from judgepool.core.terms.contract import Contract
+from judgepool.core.terms.errors import InputError
+from judgepool.core.terms.types import Evaluation
 from judgepool.store.workspace import Workspace, now
 
 

@@ -6,7 +6,7 @@ annotator's personal queue, and the notes left on an item.
 
 from __future__ import annotations
 
-from judgepool.core.undo import taken_back
+from judgepool.core.team.undo import taken_back
 from judgepool.store.workspace import Workspace
 
 

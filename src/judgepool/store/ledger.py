@@ -1,7 +1,7 @@
 """The judgment ledger: appending events, each annotator's current judgment,
 annotator roles, and every item's current grades and adjudications as the
 consensus rules take them (`item_grades`: plain rows; the rules themselves
-are `judgepool.core.consensus`). "Unsure" is never a grade, so an item only
+are `judgepool.core.team.consensus`). "Unsure" is never a grade, so an item only
 deferred by everyone has no grade to read.
 """
 
@@ -13,8 +13,8 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any, Final
 
-from judgepool.core.consensus import HeldGrade, ItemGrades
-from judgepool.core.errors import InputError
+from judgepool.core.team.consensus import HeldGrade, ItemGrades
+from judgepool.core.terms.errors import InputError
 from judgepool.display import quoted
 from judgepool.store.snapshots import read_snapshot
 from judgepool.store.workspace import Workspace, now
@@ -325,7 +325,7 @@ def set_role(conn: sqlite3.Connection, name: str, role: str | None) -> None:
 
 def item_grades(ws: Workspace, queries: Collection[str] | None = None) -> list[ItemGrades]:
     """Every item with a current grade or adjudication, its grades as the
-    consensus rules take them (`judgepool.core.consensus`), each with the
+    consensus rules take them (`judgepool.core.team.consensus`), each with the
     source of the event that gave it (the rules set models' labels aside), in
     (query, doc) order, read on one snapshot of the file. ``queries``: only
     the items of these queries (the app's live scores re-read those whose

@@ -4,7 +4,7 @@ annotator's latest grade that still stands (``judgepool undo``,
 `judgepool.services.undo`).
 
 Each is one write transaction: the annotator's events are read, the rules of
-`judgepool.core.undo` check or choose the event to take back and say what
+`judgepool.core.team.undo` check or choose the event to take back and say what
 comes back, and the restoring event is appended, so no other writer can
 slip an event in between the choice and the undo.
 """
@@ -14,14 +14,14 @@ from __future__ import annotations
 import sqlite3
 from typing import Final
 
-from judgepool.core.errors import InputError
-from judgepool.core.undo import (
+from judgepool.core.team.undo import (
     NOTHING,
     UndoRow,
     latest_standing_grade,
     restored_state,
     undo_refusal,
 )
+from judgepool.core.terms.errors import InputError
 from judgepool.display import quoted
 from judgepool.store.ledger import JudgmentEvent, append_event, get_event
 from judgepool.store.workspace import Workspace
@@ -39,7 +39,7 @@ def _undo_rows(conn: sqlite3.Connection, where: str, params: tuple[object, ...])
 
 def _restore_before(conn: sqlite3.Connection, ws: Workspace, target: JudgmentEvent) -> int:
     """Append, inside the caller's write transaction, the event that restores
-    the state of ``target``'s item before ``target`` (`judgepool.core.undo.restored_state`),
+    the state of ``target``'s item before ``target`` (`judgepool.core.team.undo.restored_state`),
     for the same annotator and of the same kind (an annotation or an
     adjudication); its ID."""
     restored = NOTHING
@@ -65,7 +65,7 @@ def _restore_before(conn: sqlite3.Connection, ws: Workspace, target: JudgmentEve
 def undo_event(ws: Workspace, event_id: int, *, annotator: str) -> JudgmentEvent:
     """Take back ``annotator``'s event ``event_id``, in one transaction; the new
     event once committed. Refused when the event is another annotator's, or
-    when the rules of `judgepool.core.undo` refuse it (taken back already, or
+    when the rules of `judgepool.core.team.undo` refuse it (taken back already, or
     judged again after it)."""
     with ws.write() as conn:
         target = get_event(ws, event_id)
@@ -93,7 +93,7 @@ def undo_event(ws: Workspace, event_id: int, *, annotator: str) -> JudgmentEvent
 
 def undo_latest(ws: Workspace, annotator: str) -> tuple[JudgmentEvent, JudgmentEvent] | None:
     """Take back ``annotator``'s latest grade (or unsure mark) that still stands
-    (`judgepool.core.undo.latest_standing_grade`), in one transaction; (the
+    (`judgepool.core.team.undo.latest_standing_grade`), in one transaction; (the
     grade undone, the new event), or None when they have none left to take back."""
     with ws.write() as conn:
         target_id = latest_standing_grade(_undo_rows(conn, "annotator = ?", (annotator,)))

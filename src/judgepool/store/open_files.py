@@ -34,7 +34,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Final
 
-from judgepool.core.errors import InputError
+from judgepool.core.terms.errors import InputError
 
 FileKey = tuple[int, int]  # (st_dev, st_ino)
 

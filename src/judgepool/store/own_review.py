@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from judgepool.core.undo import taken_back
+from judgepool.core.team.undo import taken_back
 from judgepool.store.workspace import Workspace
 
 Item = tuple[str, str]

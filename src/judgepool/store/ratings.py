@@ -1,5 +1,5 @@
 """Each rater's current grade per item, for agreement statistics, as columns,
-with the kind of each rater (`judgepool.core.raters`) and the number of
+with the kind of each rater (`judgepool.core.team.raters`) and the number of
 current adjudications (which are no rater's annotations).
 
 A rater is an annotator, except that a grade whose event has the source
@@ -29,7 +29,7 @@ from typing import Any, Final
 
 import numpy as np
 
-from judgepool.core.raters import IMPORT_PREFIX, RaterKind, kind_of_name
+from judgepool.core.team.raters import IMPORT_PREFIX, RaterKind, kind_of_name
 from judgepool.store.snapshots import read_snapshot
 from judgepool.store.workspace import Workspace
 

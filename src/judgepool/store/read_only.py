@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
-from judgepool.core.errors import JudgepoolError
+from judgepool.core.terms.errors import JudgepoolError
 
 # SQLite's result codes (sqlite3.h): the primary code is the low byte.
 SQLITE_READONLY: Final = 8

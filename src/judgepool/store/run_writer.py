@@ -22,7 +22,7 @@ import numpy.typing as npt
 import pyarrow as pa
 import pyarrow.ipc as ipc
 
-from judgepool.core.arrow import arrow_numbers
+from judgepool.core.scoring.arrow import arrow_numbers
 from judgepool.store.bulk import insert_flat
 from judgepool.store.runs import SNAPSHOT_FORMAT
 from judgepool.store.workspace import now

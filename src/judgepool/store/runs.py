@@ -15,9 +15,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
-from judgepool.core.errors import InputError
 from judgepool.core.progress import LinesCallback
-from judgepool.core.types import RunEntry
+from judgepool.core.terms.errors import InputError
+from judgepool.core.terms.types import RunEntry
 from judgepool.display import quoted
 from judgepool.store.bulk import insert_flat
 from judgepool.store.workspace import Workspace, now
@@ -242,7 +242,7 @@ def run_columns(ws: Workspace, name: str) -> RunColumns:
     import numpy as np
     import pyarrow as pa
 
-    from judgepool.core.arrow import numpy_of
+    from judgepool.core.scoring.arrow import numpy_of
     from judgepool.formats.fast_run import RunColumns
 
     run = get_run(ws, name)

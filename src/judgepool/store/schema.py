@@ -16,7 +16,7 @@ import sqlite3
 from pathlib import Path
 from typing import Final
 
-from judgepool.core.errors import InputError
+from judgepool.core.terms.errors import InputError
 from judgepool.store import open_files
 from judgepool.store.database import Database, Migrations
 from judgepool.store.migrations import MIGRATIONS

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from judgepool.core.errors import InputError
+from judgepool.core.terms.errors import InputError
 from judgepool.store.workspace import Workspace
 
 DEFAULT_LIMIT: Final = 50

@@ -1,6 +1,6 @@
 """Sign-in tokens and failed sign-ins as stored: the rows, nothing more.
 
-What a token is and how it is hashed is `judgepool.core.sign_in_tokens`;
+What a token is and how it is hashed is `judgepool.core.team.sign_in_tokens`;
 when a sign-in is refused and how often one may try is
 `judgepool.services.sign_in`. Writes take the caller's write transaction.
 """

@@ -29,9 +29,9 @@ from pathlib import Path
 from typing import Any, Final
 
 from judgepool import __version__
-from judgepool.core.consensus import CONSENSUS_RULES
-from judgepool.core.contract import Contract, Scale
-from judgepool.core.errors import ContractError, InputError, JudgepoolError
+from judgepool.core.team.consensus import CONSENSUS_RULES
+from judgepool.core.terms.contract import Contract, Scale
+from judgepool.core.terms.errors import ContractError, InputError, JudgepoolError
 from judgepool.store import open_files
 from judgepool.store.connection import BUSY_TIMEOUT_MS as BUSY_TIMEOUT_MS
 from judgepool.store.connection import (

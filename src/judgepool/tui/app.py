@@ -71,9 +71,9 @@ from textual.reactive import var
 from textual.screen import ModalScreen, Screen
 from textual.signal import Signal
 
-from judgepool.core.contract import Contract
-from judgepool.core.errors import ContractError, JudgepoolError
-from judgepool.core.roles import Reach
+from judgepool.core.team.roles import Reach
+from judgepool.core.terms.contract import Contract
+from judgepool.core.terms.errors import ContractError, JudgepoolError
 from judgepool.services import adjudication
 from judgepool.services.live import LiveScores
 from judgepool.services.settings import blind_grading

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 from textual.worker import get_current_worker
 
-from judgepool.core.errors import JudgepoolError
+from judgepool.core.terms.errors import JudgepoolError
 from judgepool.tui.refusals import app_refusal
 
 if TYPE_CHECKING:

@@ -35,7 +35,7 @@ from typing import Any, Final
 
 from textual.app import App
 
-from judgepool.core.errors import JudgepoolError
+from judgepool.core.terms.errors import JudgepoolError
 from judgepool.display import literal
 from judgepool.services import adjudication, app_queries, judging
 from judgepool.services.app_queries import Item, ItemJudgment

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from textual.app import App
 
-from judgepool.core.contract import Contract
+from judgepool.core.terms.contract import Contract
 
 if TYPE_CHECKING:
     from textual.dom import DOMNode

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Final, Protocol
 
-from judgepool.core.errors import JudgepoolError
+from judgepool.core.terms.errors import JudgepoolError
 from judgepool.services import app_queries
 from judgepool.services.live import StoreWatcher
 from judgepool.services.settings import blind_grading

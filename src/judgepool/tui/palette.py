@@ -13,7 +13,7 @@ from rich.markup import escape
 from textual.app import App, SystemCommand
 from textual.screen import Screen
 
-from judgepool.core.roles import Reach
+from judgepool.core.team.roles import Reach
 from judgepool.tui.reach import reach_of
 
 

@@ -1,4 +1,4 @@
-"""What each screen and dialog of the app needs of a role (`judgepool.core.roles`),
+"""What each screen and dialog of the app needs of a role (`judgepool.core.team.roles`),
 and the app's guard that holds every screen to it (`RoleGuard`).
 
 Every screen or dialog class of the app states what it needs as a class
@@ -21,8 +21,8 @@ from textual.await_complete import AwaitComplete
 from textual.command import CommandPalette
 from textual.screen import Screen
 
-from judgepool.core.errors import JudgepoolError
-from judgepool.core.roles import WHO_REACHES, Reach, Role, can_reach
+from judgepool.core.team.roles import WHO_REACHES, Reach, Role, can_reach
+from judgepool.core.terms.errors import JudgepoolError
 from judgepool.services.roles import role_of
 from judgepool.services.workspace import StorageError, Workspace
 

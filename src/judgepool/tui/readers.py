@@ -28,7 +28,7 @@ import threading
 from collections.abc import Iterator
 from pathlib import Path
 
-from judgepool.core.errors import JudgepoolError
+from judgepool.core.terms.errors import JudgepoolError
 from judgepool.services.workspace import Workspace, open_workspace
 
 

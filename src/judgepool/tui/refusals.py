@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from rich.text import Text
 
-from judgepool.core.errors import DuplicatesRejected, UnjudgedRejected
+from judgepool.core.terms.errors import DuplicatesRejected, UnjudgedRejected
 
 if TYPE_CHECKING:
     from judgepool.services.review import Scoreboard

@@ -25,8 +25,8 @@ from typing import Any, Final
 
 from textual.app import App
 
-from judgepool.core.contract import Contract
-from judgepool.core.errors import JudgepoolError
+from judgepool.core.terms.contract import Contract
+from judgepool.core.terms.errors import JudgepoolError
 from judgepool.services.live import LiveScores, stored_run_lines
 from judgepool.services.workspace import Workspace
 from judgepool.tui.readers import ReadConnections

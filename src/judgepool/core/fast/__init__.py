@@ -23,7 +23,7 @@ only over per-query values and small sets of rows, one module per step:
   search. An ID's hash is a function of its own bytes only (see
   `keys.StringHasher`): the run's and the judgments' IDs, hashed apart, meet.
   An ``entity`` pattern is applied to the distinct document IDs only, all at
-  once, by Arrow's RE2 kernel (`judgepool.core.entity_pattern`).
+  once, by Arrow's RE2 kernel (`judgepool.core.terms.entity_pattern`).
 - `matching` and `duplicates`: every match the hashes propose is verified
   exactly, so a hash collision costs time, never correctness. Whatever the
   hashes say, an "unjudged" document of the top k is checked exactly against
@@ -39,14 +39,14 @@ only over per-query values and small sets of rows, one module per step:
   merged; `rescore`: a run's per-query scores kept, and only the queries whose
   judgments changed scored again (the app's live scores).
 - `audit` (with `audit_duplicates`, `audit_ranks`, `audit_ties`): the audit of
-  `core.audit`, item for item, on the same columns.
+  `core.auditing.audit`, item for item, on the same columns.
 - `run_pass`: the one pass the services run over a run: each chunk of whole
   queries (a run read whole is one) indexed once, then scored (`chunked`),
   audited (`audit`) or both.
 """
 
-from judgepool.core.arrow import arrow_strings
 from judgepool.core.fast.engine import evaluate_columns, evaluate_columns_with_tops
 from judgepool.core.fast.run import ColumnarRun
+from judgepool.core.scoring.arrow import arrow_strings
 
 __all__ = ["ColumnarRun", "arrow_strings", "evaluate_columns", "evaluate_columns_with_tops"]

@@ -1,4 +1,4 @@
-"""The audit of `judgepool.core.audit`, computed on a run's columns: the same
+"""The audit of `judgepool.core.auditing.audit`, computed on a run's columns: the same
 `AuditReport`, item for item, from the fast engine's sorted order, keys and
 judged lines (`audit.audit_run` over the reference reader's lines is the
 reference; the tests hold the two together on random files and real runs).
@@ -32,7 +32,7 @@ from typing import Any
 
 import numpy as np
 
-from judgepool.core.audit import (
+from judgepool.core.auditing.audit import (
     AuditReport,
     BadLineFinding,
     BadLineLike,
@@ -44,8 +44,6 @@ from judgepool.core.audit import (
     audit_contract,
     zero_idcg_queries,
 )
-from judgepool.core.contract import Contract
-from judgepool.core.errors import DuplicateEntry, EngineInconsistency, PolicyError, UnjudgedEntry
 from judgepool.core.fast.audit_duplicates import find_all_duplicates
 from judgepool.core.fast.audit_ranks import rank_disagreements
 from judgepool.core.fast.audit_ties import tie_groups
@@ -55,7 +53,14 @@ from judgepool.core.fast.judged import Matched, list_sizes, rank_judged_lines
 from judgepool.core.fast.matching import JudgedLines, find_judged_lines
 from judgepool.core.fast.run import ColumnarRun
 from judgepool.core.fast.unjudged import unjudged_entries, unjudged_in_top
-from judgepool.core.types import Evaluation, Judgments
+from judgepool.core.terms.contract import Contract
+from judgepool.core.terms.errors import (
+    DuplicateEntry,
+    EngineInconsistency,
+    PolicyError,
+    UnjudgedEntry,
+)
+from judgepool.core.terms.types import Evaluation, Judgments
 
 
 @dataclass(frozen=True)

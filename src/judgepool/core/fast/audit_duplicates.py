@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from judgepool.core.errors import DuplicateEntry
 from judgepool.core.fast.arrays import EMPTY_INTS
 from judgepool.core.fast.duplicates import Duplicates, RepeatedKeys, entity_names, repeated_keys
 from judgepool.core.fast.indexed import IndexedRun
+from judgepool.core.terms.errors import DuplicateEntry
 
 
 def find_all_duplicates(indexed: IndexedRun) -> tuple[Duplicates, list[DuplicateEntry]]:

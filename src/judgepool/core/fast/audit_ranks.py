@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from judgepool.core.audit import MAX_DISAGREEMENT_LINES, RankDisagreement
+from judgepool.core.auditing.audit import MAX_DISAGREEMENT_LINES, RankDisagreement
 from judgepool.core.fast.arrays import IntArray, ranges, segment_of
 from judgepool.core.fast.indexed import IndexedRun
 

@@ -16,9 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from judgepool.core.arrow import take
-from judgepool.core.audit import TieGroup
-from judgepool.core.contract import TiePolicy
+from judgepool.core.auditing.audit import TieGroup
 from judgepool.core.fast.arrays import (
     EMPTY_INTS,
     FloatArray,
@@ -28,6 +26,8 @@ from judgepool.core.fast.arrays import (
     segment_of,
 )
 from judgepool.core.fast.judged import Matched
+from judgepool.core.scoring.arrow import take
+from judgepool.core.terms.contract import TiePolicy
 
 
 @dataclass(frozen=True, eq=False)

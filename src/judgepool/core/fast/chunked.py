@@ -22,10 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from judgepool.core.aggregate import ReturnedScores, evaluate_returned
-from judgepool.core.bounds import TopK
-from judgepool.core.contract import Contract
-from judgepool.core.errors import DuplicateEntry, UnjudgedEntry
+from judgepool.core.comparing.bounds import TopK
 from judgepool.core.fast.duplicates import find_duplicates
 from judgepool.core.fast.indexed import IndexedRun, index_run
 from judgepool.core.fast.judged import Matched
@@ -33,7 +30,10 @@ from judgepool.core.fast.matching import JudgedLines, find_judged_lines
 from judgepool.core.fast.run import ColumnarRun
 from judgepool.core.fast.scoring import score_queries
 from judgepool.core.fast.top import fast_tops
-from judgepool.core.types import Evaluation, Judgments, QueryResult
+from judgepool.core.scoring.aggregate import ReturnedScores, evaluate_returned
+from judgepool.core.terms.contract import Contract
+from judgepool.core.terms.errors import DuplicateEntry, UnjudgedEntry
+from judgepool.core.terms.types import Evaluation, Judgments, QueryResult
 
 
 class QuerySplit(Exception):

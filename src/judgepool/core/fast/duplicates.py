@@ -9,11 +9,11 @@ from typing import assert_never
 import numpy as np
 import pyarrow.compute as pc
 
-from judgepool.core.arrow import numpy_of, take
-from judgepool.core.contract import Contract
-from judgepool.core.errors import DuplicateEntry
 from judgepool.core.fast.arrays import EMPTY_INTS, BoolArray, IntArray
 from judgepool.core.fast.indexed import IndexedRun
+from judgepool.core.scoring.arrow import numpy_of, take
+from judgepool.core.terms.contract import Contract
+from judgepool.core.terms.errors import DuplicateEntry
 
 
 @dataclass(frozen=True, eq=False)

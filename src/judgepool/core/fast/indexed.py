@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from judgepool.core.contract import Contract
 from judgepool.core.fast.keys import Keys, keys_alongside
 from judgepool.core.fast.layout import Layout, build_layout, find_queries
 from judgepool.core.fast.run import ColumnarRun, Run
-from judgepool.core.types import Judgments
+from judgepool.core.terms.contract import Contract
+from judgepool.core.terms.types import Judgments
 
 
 @dataclass(frozen=True, eq=False)

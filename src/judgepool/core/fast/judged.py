@@ -10,14 +10,14 @@ from typing import assert_never
 
 import numpy as np
 
-from judgepool.core.contract import Contract
 from judgepool.core.fast.arrays import BoolArray, FloatArray, IntArray, first_of_each, segment_of
 from judgepool.core.fast.duplicates import Duplicates
 from judgepool.core.fast.indexed import IndexedRun
 from judgepool.core.fast.layout import Layout
 from judgepool.core.fast.matching import JudgedLines
 from judgepool.core.fast.measures import GainTable
-from judgepool.core.types import Judgments
+from judgepool.core.terms.contract import Contract
+from judgepool.core.terms.types import Judgments
 
 
 def keeps_unjudged(contract: Contract) -> bool:

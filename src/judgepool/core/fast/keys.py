@@ -31,11 +31,11 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from judgepool.core.arrow import numpy_of, string_buffers
-from judgepool.core.contract import Contract
 from judgepool.core.fast.arrays import EMPTY_INTS, HashArray, IntArray
 from judgepool.core.fast.layout import Queries
 from judgepool.core.fast.run import Run
+from judgepool.core.scoring.arrow import numpy_of, string_buffers
+from judgepool.core.terms.contract import Contract
 
 # Odd 64-bit multipliers (from splitmix64 and the golden ratio): multiplying by
 # an odd number is a bijection on 64-bit words, so it loses no input bit.

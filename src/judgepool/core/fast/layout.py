@@ -15,8 +15,6 @@ from typing import assert_never
 import numpy as np
 import pyarrow.compute as pc
 
-from judgepool.core.arrow import numpy_of, take
-from judgepool.core.contract import TiePolicy
 from judgepool.core.fast.arrays import (
     EMPTY_INTS,
     BoolArray,
@@ -29,6 +27,8 @@ from judgepool.core.fast.arrays import (
 )
 from judgepool.core.fast.order import Order, sorted_subset
 from judgepool.core.fast.run import Run
+from judgepool.core.scoring.arrow import numpy_of, take
+from judgepool.core.terms.contract import TiePolicy
 
 
 @dataclass(frozen=True, eq=False)

@@ -9,11 +9,11 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from judgepool.core.arrow import arrow_strings, numpy_of, take
-from judgepool.core.errors import EngineInconsistency
 from judgepool.core.fast.arrays import EMPTY_INTS, IntArray, ranges
 from judgepool.core.fast.indexed import IndexedRun
-from judgepool.core.types import Judgments
+from judgepool.core.scoring.arrow import arrow_strings, numpy_of, take
+from judgepool.core.terms.errors import EngineInconsistency
+from judgepool.core.terms.types import Judgments
 
 
 @dataclass(frozen=True, eq=False)

@@ -13,9 +13,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from judgepool.core.contract import Contract, ZeroIdcgPolicy
 from judgepool.core.fast.arrays import EMPTY_FLOATS, FloatArray, IntArray, first_of_each
-from judgepool.core.metrics import normalise
+from judgepool.core.scoring.metrics import normalise
+from judgepool.core.terms.contract import Contract, ZeroIdcgPolicy
 
 
 @dataclass(frozen=True, eq=False)

@@ -9,10 +9,10 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from judgepool.core.arrow import arrow_numbers, numpy_of, take
-from judgepool.core.contract import TiePolicy
 from judgepool.core.fast.arrays import IntArray
 from judgepool.core.fast.run import Run
+from judgepool.core.scoring.arrow import arrow_numbers, numpy_of, take
+from judgepool.core.terms.contract import TiePolicy
 
 
 class Order:

@@ -25,10 +25,6 @@ import numpy.typing as npt
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from judgepool.core.aggregate import ReturnedScores, evaluate_returned
-from judgepool.core.arrow import numpy_of, string_array, take
-from judgepool.core.contract import Contract
-from judgepool.core.errors import DuplicateEntry, UnjudgedEntry
 from judgepool.core.fast.arrays import IntArray
 from judgepool.core.fast.duplicates import find_duplicates
 from judgepool.core.fast.indexed import index_run
@@ -36,7 +32,11 @@ from judgepool.core.fast.judged import Matched
 from judgepool.core.fast.matching import find_judged_lines
 from judgepool.core.fast.run import ColumnarRun
 from judgepool.core.fast.scoring import score_queries
-from judgepool.core.types import Evaluation, Judgments, QueryResult
+from judgepool.core.scoring.aggregate import ReturnedScores, evaluate_returned
+from judgepool.core.scoring.arrow import numpy_of, string_array, take
+from judgepool.core.terms.contract import Contract
+from judgepool.core.terms.errors import DuplicateEntry, UnjudgedEntry
+from judgepool.core.terms.types import Evaluation, Judgments, QueryResult
 
 
 @dataclass(frozen=True, eq=False)

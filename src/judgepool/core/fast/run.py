@@ -18,9 +18,9 @@ import numpy as np
 import numpy.typing as npt
 import pyarrow as pa
 
-from judgepool.core.arrow import string_array
-from judgepool.core.contract import ScorePrecision
 from judgepool.core.fast.arrays import FloatArray, IntArray
+from judgepool.core.scoring.arrow import string_array
+from judgepool.core.terms.contract import ScorePrecision
 
 
 class ColumnarRun(Protocol):

@@ -19,16 +19,16 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import replace
 
-from judgepool.core.audit import AuditReport, BadLineLike, audit_contract
-from judgepool.core.bounds import TopK
-from judgepool.core.contract import Contract
-from judgepool.core.errors import UnjudgedEntry
+from judgepool.core.auditing.audit import AuditReport, BadLineLike, audit_contract
+from judgepool.core.comparing.bounds import TopK
 from judgepool.core.fast.audit import AuditPart, audit_indexed, finish_audit
 from judgepool.core.fast.chunked import ChunkedQueries, SeenQueries
 from judgepool.core.fast.indexed import index_run
 from judgepool.core.fast.matching import find_judged_lines
 from judgepool.core.fast.run import ColumnarRun
-from judgepool.core.types import Evaluation, Judgments
+from judgepool.core.terms.contract import Contract
+from judgepool.core.terms.errors import UnjudgedEntry
+from judgepool.core.terms.types import Evaluation, Judgments
 
 
 class RunPass:

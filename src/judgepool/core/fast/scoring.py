@@ -10,8 +10,6 @@ from typing import Any, assert_never
 
 import numpy as np
 
-from judgepool.core.aggregate import ReturnedScores
-from judgepool.core.contract import Contract
 from judgepool.core.fast.arrays import FloatArray, IntArray
 from judgepool.core.fast.judged import (
     JudgedUniverse,
@@ -25,7 +23,9 @@ from judgepool.core.fast.judged import (
 from judgepool.core.fast.measures import Cutoff, ideal, normalised, sum_in_order
 from judgepool.core.fast.ties import final_ties, tie_range
 from judgepool.core.fast.unjudged import Scenario, scenarios, unjudged_entries, unjudged_in_top
-from judgepool.core.measures import (
+from judgepool.core.scoring.aggregate import ReturnedScores
+from judgepool.core.terms.contract import Contract
+from judgepool.core.terms.measures import (
     CANDIDATE_NDCG,
     DCG,
     DUPLICATES,
@@ -41,7 +41,7 @@ from judgepool.core.measures import (
     UNJUDGED_AT_K,
     ZERO_IDCG,
 )
-from judgepool.core.types import Judgments, QueryResult, query_results
+from judgepool.core.terms.types import Judgments, QueryResult, query_results
 
 
 @dataclass(frozen=True, eq=False)

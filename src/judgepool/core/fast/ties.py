@@ -12,7 +12,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from judgepool.core.contract import Contract
 from judgepool.core.fast.arrays import (
     FloatArray,
     IntArray,
@@ -23,6 +22,7 @@ from judgepool.core.fast.arrays import (
 )
 from judgepool.core.fast.judged import Matched, RankedJudged, keeps_unjudged
 from judgepool.core.fast.measures import Cutoff, sum_in_order
+from judgepool.core.terms.contract import Contract
 
 
 @dataclass(frozen=True, eq=False)

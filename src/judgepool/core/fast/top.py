@@ -1,5 +1,5 @@
 """Each judged query's top k, read from the fast engine's matched run in a few
-array operations: the same lists as `judgepool.core.top_k.reference_tops`.
+array operations: the same lists as `judgepool.core.scoring.top_k.reference_tops`.
 
 The first k kept (not dropped as a duplicate) ranked positions of every judged
 segment are found the way `unjudged.unjudged_in_top` finds its lines; their
@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from judgepool.core.arrow import take
-from judgepool.core.bounds import TopK
+from judgepool.core.comparing.bounds import TopK
 from judgepool.core.fast.arrays import ranges
 from judgepool.core.fast.judged import Matched
+from judgepool.core.scoring.arrow import take
 
 
 def fast_tops(matched: Matched, k: int) -> dict[str, TopK]:

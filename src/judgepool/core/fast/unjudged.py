@@ -9,14 +9,14 @@ from typing import assert_never
 
 import numpy as np
 
-from judgepool.core.arrow import take
-from judgepool.core.contract import Contract
-from judgepool.core.errors import UnjudgedEntry
 from judgepool.core.fast.arrays import IntArray, ranges
 from judgepool.core.fast.judged import JudgedUniverse, ListSizes, Matched, RankedJudged
 from judgepool.core.fast.matching import confirm_unjudged
 from judgepool.core.fast.measures import AddedCopies, Cutoff, ideal, normalised, sum_in_order
-from judgepool.core.types import Judgments
+from judgepool.core.scoring.arrow import take
+from judgepool.core.terms.contract import Contract
+from judgepool.core.terms.errors import UnjudgedEntry
+from judgepool.core.terms.types import Judgments
 
 Scenario = tuple[float | None, float | None]
 

@@ -25,7 +25,7 @@ A file that is not a regular file (a FIFO, ``/dev/stdin``, a device) is read
 into memory with one open and taken from tier 2: it cannot be opened twice.
 
 pyarrow's own numpy conversions (``pa.array``, ``to_numpy``) are avoided: their
-first use imports pandas, a third of a second (`judgepool.core.arrow`).
+first use imports pandas, a third of a second (`judgepool.core.scoring.arrow`).
 
 `reader` holds the entry points; `columns` what every tier produces, and the
 reader's memory pool. Beside the whole-file reader: `chunks` reads a run in

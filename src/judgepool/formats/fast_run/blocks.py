@@ -19,8 +19,8 @@ from typing import Final
 
 import numpy as np
 
-from judgepool.core.arrow import arrow_strings
-from judgepool.core.errors import InputError
+from judgepool.core.scoring.arrow import arrow_strings
+from judgepool.core.terms.errors import InputError
 from judgepool.formats.fast_run.columns import Block, ParsedRun, combine, combine_ranks
 from judgepool.formats.fast_run.stream import parse_regular
 from judgepool.formats.trec import BadLine, iter_data_lines, parse_run_line

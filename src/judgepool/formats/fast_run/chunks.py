@@ -40,8 +40,8 @@ import numpy.typing as npt
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from judgepool.core.arrow import numpy_of
-from judgepool.core.errors import InputError
+from judgepool.core.scoring.arrow import numpy_of
+from judgepool.core.terms.errors import InputError
 from judgepool.formats.fast_run.blocks import parse_blocks
 from judgepool.formats.fast_run.columns import block_as_run, combine, combine_ranks
 from judgepool.formats.fast_run.prefetch import prefetched

@@ -15,7 +15,7 @@ import numpy as np
 import numpy.typing as npt
 import pyarrow as pa
 
-from judgepool.core.arrow import combine_strings, numpy_of
+from judgepool.core.scoring.arrow import combine_strings, numpy_of
 
 
 def _reader_pool() -> pa.MemoryPool:

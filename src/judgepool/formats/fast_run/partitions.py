@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 import pyarrow as pa
 
-from judgepool.core.arrow import arrow_numbers, numpy_of, take
+from judgepool.core.scoring.arrow import arrow_numbers, numpy_of, take
 from judgepool.formats.fast_run.chunks import RunChunk
 from judgepool.formats.fast_run.columns import combine
 

@@ -22,7 +22,7 @@ is handed them as they are (`parallel_runs`) and calls the same `read`:
    the unknown queries' holes (`RunOutcome`).
 
 Two engines compute the same numbers and findings on the same judgments and
-contract (`judgepool.core.engines`): ``fast`` (vectorised, over the run's
+contract (`judgepool.core.terms.engines`): ``fast`` (vectorised, over the run's
 columns) and ``reference`` (the plain implementation the fast one is tested
 against, over its lines); `read` is the one place that picks one.
 
@@ -44,19 +44,19 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
-from judgepool.core.aggregate import evaluate, group_by_query
-from judgepool.core.audit import AuditReport, BadLineLike, audit_run
-from judgepool.core.contract import Contract
-from judgepool.core.engines import ENGINES, Engine
-from judgepool.core.errors import InputError, PolicyError, UnjudgedEntry
+from judgepool.core.auditing.audit import AuditReport, BadLineLike, audit_run
+from judgepool.core.auditing.query_audit import unknown_query_holes
 from judgepool.core.progress import StageCallback, no_stage
-from judgepool.core.query_audit import unknown_query_holes
-from judgepool.core.scored_run import ScoredRun
-from judgepool.core.types import Evaluation, Judgments, RunEntry
+from judgepool.core.scoring.aggregate import evaluate, group_by_query
+from judgepool.core.scoring.scored_run import ScoredRun
+from judgepool.core.terms.contract import Contract
+from judgepool.core.terms.engines import ENGINES, Engine
+from judgepool.core.terms.errors import InputError, PolicyError, UnjudgedEntry
+from judgepool.core.terms.types import Evaluation, Judgments, RunEntry
 from judgepool.services.runs.sources import FileSource, RunSource
 
 if TYPE_CHECKING:
-    from judgepool.core.bounds import TopK
+    from judgepool.core.comparing.bounds import TopK
     from judgepool.core.fast.run_pass import RunPass
     from judgepool.formats.trec import BadLine
     from judgepool.services.judgments_source import JudgmentsSource
@@ -267,7 +267,7 @@ class _ReferencePass:
 
     @property
     def tops(self) -> dict[str, TopK]:
-        from judgepool.core.top_k import reference_tops
+        from judgepool.core.scoring.top_k import reference_tops
 
         return reference_tops(self.grouped, self.judgments, self.contract)
 

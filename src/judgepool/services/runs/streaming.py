@@ -31,11 +31,11 @@ from contextlib import closing
 from pathlib import Path
 from typing import Final, Protocol, TypeVar
 
-from judgepool.core.contract import Contract
 from judgepool.core.fast.chunked import ChunkedQueries, QuerySplit
 from judgepool.core.fast.run import ColumnarRun
 from judgepool.core.progress import StageCallback, no_stage
-from judgepool.core.types import Judgments
+from judgepool.core.terms.contract import Contract
+from judgepool.core.terms.types import Judgments
 from judgepool.formats.fast_run.chunks import RunBlocks, RunChunks
 from judgepool.formats.fast_run.partitions import QueryPartitions
 from judgepool.formats.source import GZIP_MAGIC, is_regular_file

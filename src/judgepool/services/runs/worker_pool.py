@@ -22,7 +22,7 @@ process's working directory, the worker's share of the cores.
 
 Failures are those of the sequential path: the first run in the given order
 that fails raises its error (the same exception, rebuilt from its pickle: see
-`judgepool.core.errors.JudgepoolError`), and the workers still running are
+`judgepool.core.terms.errors.JudgepoolError`), and the workers still running are
 stopped; so is every worker when this process is interrupted (Ctrl-C goes to
 the whole terminal's process group: the workers ignore it and are stopped by
 this one, so no worker prints a traceback or outlives the command).
@@ -55,8 +55,8 @@ from multiprocessing.process import BaseProcess
 from multiprocessing.sharedctypes import RawArray
 from typing import Any, Final
 
-from judgepool.core.errors import JudgepoolError
 from judgepool.core.progress import StageCallback, no_stage
+from judgepool.core.terms.errors import JudgepoolError
 
 # 'forkserver', not 'fork': the parent has threads when it forks (the progress
 # line's, which writes to stderr under a lock a forked child could inherit

@@ -1,4 +1,4 @@
-"""Migration 8: roles (annotator, adjudicator, lead; `judgepool.core.roles`)
+"""Migration 8: roles (annotator, adjudicator, lead; `judgepool.core.team.roles`)
 replace the adjudicator flag, and each annotator's last-seen guidelines are
 kept; an adjudication is no longer an annotation (its events are flagged and
 kept in ``current_adjudications``, which the 'adjudicated' rule reads); and
@@ -14,7 +14,7 @@ from judgepool.store.database import Database
 
 
 def v8_roles_adjudications(db: Database) -> None:
-    # Roles (`judgepool.core.roles`) replace the adjudicator flag: NULL is "no
+    # Roles (`judgepool.core.team.roles`) replace the adjudicator flag: NULL is "no
     # role set", which in a workspace where nobody has one leaves its single
     # local user the lead (solo use stays one command).
     db.executescript(

@@ -34,8 +34,8 @@ from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Footer, Static
 
-from judgepool.core.contract import Contract
-from judgepool.core.roles import Reach
+from judgepool.core.team.roles import Reach
+from judgepool.core.terms.contract import Contract
 from judgepool.display import literal, shown_id
 from judgepool.services.all_holes import AllHoles, ListedHole, all_runs_holes
 from judgepool.tui.background import Refused, post, read

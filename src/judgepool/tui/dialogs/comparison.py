@@ -19,10 +19,10 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Footer, Static
 
-from judgepool.core.comparison import Comparison, compare_runs
-from judgepool.core.measures import NDCG
-from judgepool.core.roles import Reach
-from judgepool.core.scored_run import ScoredRun
+from judgepool.core.comparing.comparison import Comparison, compare_runs
+from judgepool.core.scoring.scored_run import ScoredRun
+from judgepool.core.team.roles import Reach
+from judgepool.core.terms.measures import NDCG
 from judgepool.display import literal
 from judgepool.tui.widgets.score_format import data, fill_table, number, signed
 

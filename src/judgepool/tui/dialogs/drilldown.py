@@ -23,8 +23,9 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Footer, Static
 
-from judgepool.core.drilldown import Drilldown, RankedRow
-from judgepool.core.measures import (
+from judgepool.core.auditing.drilldown import Drilldown, RankedRow
+from judgepool.core.team.roles import Reach
+from judgepool.core.terms.measures import (
     CANDIDATE_NDCG,
     DCG,
     IDCG,
@@ -34,7 +35,6 @@ from judgepool.core.measures import (
     UNJUDGED_AT_K,
     ZERO_IDCG,
 )
-from judgepool.core.roles import Reach
 from judgepool.display import literal, shown_id
 from judgepool.tui.widgets.score_contract import contract_text
 from judgepool.tui.widgets.score_format import data, fill_table, grade, number

@@ -15,7 +15,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
-from judgepool.core.roles import Reach
+from judgepool.core.team.roles import Reach
 
 
 class GotoQueryDialog(ModalScreen[str | None]):

@@ -35,8 +35,8 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, Markdown, Static
 
-from judgepool.core.errors import JudgepoolError
-from judgepool.core.roles import Reach
+from judgepool.core.team.roles import Reach
+from judgepool.core.terms.errors import JudgepoolError
 from judgepool.display import literal
 from judgepool.services.guidelines import (
     DueGuidelines,

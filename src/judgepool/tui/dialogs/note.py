@@ -18,7 +18,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
-from judgepool.core.roles import Reach
+from judgepool.core.team.roles import Reach
 from judgepool.display import one_line
 from judgepool.tui.widgets.highlight import id_text
 

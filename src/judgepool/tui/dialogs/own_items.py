@@ -26,7 +26,7 @@ from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Footer, Static
 
-from judgepool.core.roles import Reach
+from judgepool.core.team.roles import Reach
 from judgepool.services.own_review import OwnItem, OwnItems, own_items
 from judgepool.tui.background import Refused, post, read
 from judgepool.tui.footer_keys import HELP_AND_QUIT

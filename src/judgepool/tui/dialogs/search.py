@@ -22,8 +22,8 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Input, Static
 
-from judgepool.core.errors import JudgepoolError
-from judgepool.core.roles import Reach
+from judgepool.core.team.roles import Reach
+from judgepool.core.terms.errors import JudgepoolError
 from judgepool.display import one_line
 from judgepool.services.search_judge import SearchHit, SearchResult
 from judgepool.services.workspace import StorageError

@@ -28,10 +28,10 @@ from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Footer, Static
 
-from judgepool.core.contract import Contract
-from judgepool.core.drilldown import Drilldown
-from judgepool.core.measures import NDCG
-from judgepool.core.roles import Reach
+from judgepool.core.auditing.drilldown import Drilldown
+from judgepool.core.team.roles import Reach
+from judgepool.core.terms.contract import Contract
+from judgepool.core.terms.measures import NDCG
 from judgepool.display import literal, shown_id
 from judgepool.services import app_queries
 from judgepool.services.model_labels import query_model_grades

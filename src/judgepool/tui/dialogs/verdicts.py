@@ -13,7 +13,7 @@ bottom:
   over the bootstrap interval, the verdict over the holes that stand between
   the pair and a verdict, the adjusted p-values of the paired t-test over the
   sign-flip randomisation test's, and the effect size;
-- the highlighted pair in one sentence (`judgepool.core.verdict_words`);
+- the highlighted pair in one sentence (`judgepool.core.comparing.verdict_words`);
 - the highlighted pair's per-query differences, largest first, beside their
   plot (`PairDifferencePlot`; ``P`` gives it the others' room) and the legend
   (`PAIR_LEGEND`: what each column holds; under 32 lines it gives its room to
@@ -38,11 +38,11 @@ from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Footer, Static
 
-from judgepool.core.contract import Contract
-from judgepool.core.measures import NDCG, UNJUDGED_AT_K
-from judgepool.core.query_differences import sorted_differences
-from judgepool.core.roles import Reach
-from judgepool.core.verdicts import PairStats
+from judgepool.core.comparing.query_differences import sorted_differences
+from judgepool.core.comparing.verdicts import PairStats
+from judgepool.core.team.roles import Reach
+from judgepool.core.terms.contract import Contract
+from judgepool.core.terms.measures import NDCG, UNJUDGED_AT_K
 from judgepool.display import literal
 from judgepool.services.verdicts import ComparedRuns
 from judgepool.services.workspace_comparison import compare_workspace

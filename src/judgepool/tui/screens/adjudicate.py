@@ -1,7 +1,7 @@
 """The adjudication screen (key ``D``): an adjudicator's queue of disagreements,
 and what she needs to settle each: the query, every grade and the document.
 
-Only adjudicators and leads open it (`judgepool.core.roles`); the app tells
+Only adjudicators and leads open it (`judgepool.core.team.roles`); the app tells
 anyone else why (`judgepool.services.adjudication`).
 
 The table lists the items whose annotators' grades differ by at least the
@@ -39,9 +39,9 @@ from textual.binding import BindingType
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
-from judgepool.core.errors import JudgepoolError
-from judgepool.core.raters import kind_of_name
-from judgepool.core.roles import Reach
+from judgepool.core.team.raters import kind_of_name
+from judgepool.core.team.roles import Reach
+from judgepool.core.terms.errors import JudgepoolError
 from judgepool.services import app_queries
 from judgepool.services.adjudication import adjudication_queue
 from judgepool.services.disagreements import ListedDisagreement

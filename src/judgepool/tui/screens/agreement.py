@@ -29,8 +29,8 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
-from judgepool.core.errors import JudgepoolError
-from judgepool.core.roles import Reach
+from judgepool.core.team.roles import Reach
+from judgepool.core.terms.errors import JudgepoolError
 from judgepool.services.agreement import AgreementReport, workspace_agreement
 from judgepool.services.confusion import every_model_confusion
 from judgepool.services.workspace import StorageError

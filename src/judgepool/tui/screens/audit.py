@@ -1,7 +1,7 @@
 """`AuditScreen`: the audit job — what would make a run's score misleading.
 
 On the left, the workspace's runs; the highlighted one is audited against the
-workspace's judgments at the active contract's k (`judgepool.core.audit`,
+workspace's judgments at the active contract's k (`judgepool.core.auditing.audit`,
 the same findings as ``judgepool audit``) and scored under the contract. On
 the right: the run's coverage, score and the count of every finding kind; its
 queries worst first (lowest judged@k, a skipped query counting as fully
@@ -46,7 +46,7 @@ from textual.message import Message
 from textual.widgets import DataTable, OptionList, Static
 from textual.widgets.option_list import Option
 
-from judgepool.core.contract import Contract
+from judgepool.core.terms.contract import Contract
 from judgepool.display import literal
 from judgepool.services.review import RunAudit, audit_workspace_run
 from judgepool.services.runs.sources import run_names

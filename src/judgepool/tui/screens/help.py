@@ -28,8 +28,8 @@ from textual.dom import DOMNode
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from judgepool.core.contract import Scale
-from judgepool.core.roles import WHO_REACHES, Reach
+from judgepool.core.team.roles import WHO_REACHES, Reach
+from judgepool.core.terms.contract import Scale
 from judgepool.tui.hosts import grading_host
 from judgepool.tui.widgets.audit_status import STATUS_MEANINGS
 

@@ -41,8 +41,8 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
-from judgepool.core.contract import Contract
-from judgepool.core.roles import Reach
+from judgepool.core.team.roles import Reach
+from judgepool.core.terms.contract import Contract
 from judgepool.display import literal
 from judgepool.services.verdicts import verdict_contract
 from judgepool.services.workspace_comparison import compare_workspace

@@ -52,9 +52,9 @@ from textual.containers import Horizontal
 from textual.message import Message
 from textual.widgets import DataTable, Static
 
-from judgepool.core.contract import Contract
-from judgepool.core.drilldown import Drilldown
-from judgepool.core.ndcg_spread import NdcgSpread
+from judgepool.core.auditing.drilldown import Drilldown
+from judgepool.core.auditing.ndcg_spread import NdcgSpread
+from judgepool.core.terms.contract import Contract
 from judgepool.display import literal
 from judgepool.services.judgments_source import JudgmentsSource
 from judgepool.services.live import LiveScores

@@ -25,7 +25,7 @@ from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import Input, Label, Static
 
-from judgepool.core.errors import JudgepoolError
+from judgepool.core.terms.errors import JudgepoolError
 from judgepool.services import sign_in
 from judgepool.services.workspace import Workspace
 

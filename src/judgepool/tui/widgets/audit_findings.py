@@ -5,7 +5,7 @@ details of its findings.
 - `AuditSummary`: the run, its lines and queries, coverage (mean judged@k and
   the unjudged count in the top k), its nDCG@k under the active contract (or
   why the contract refuses it), and the count of every finding kind.
-- `AuditQueryTable`: one row per query, the order `judgepool.core.query_audit`
+- `AuditQueryTable`: one row per query, the order `judgepool.core.auditing.query_audit`
   gives (lowest judged@k first, then the most findings).
 - `HoleTable`: the highlighted query's unjudged documents in the top k, by
   rank; the screen sends the highlighted one to grading.
@@ -24,9 +24,15 @@ from rich.text import Text
 from textual.binding import Binding, BindingType
 from textual.widgets import DataTable, Static
 
-from judgepool.core.audit import FINDING_KINDS, AuditReport
-from judgepool.core.measures import CANDIDATE_NDCG, JUDGED_AT_K, NDCG, POOLED_NDCG, UNJUDGED_AT_K
-from judgepool.core.query_audit import QueryAudit
+from judgepool.core.auditing.audit import FINDING_KINDS, AuditReport
+from judgepool.core.auditing.query_audit import QueryAudit
+from judgepool.core.terms.measures import (
+    CANDIDATE_NDCG,
+    JUDGED_AT_K,
+    NDCG,
+    POOLED_NDCG,
+    UNJUDGED_AT_K,
+)
 from judgepool.display import literal
 from judgepool.services.review import RunAudit
 from judgepool.tui.widgets.audit_status import status_cell

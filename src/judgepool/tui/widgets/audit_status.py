@@ -1,6 +1,6 @@
 """The audit's per-query ``status`` column: what the query's score stands on.
 
-`judgepool.core.query_audit.QueryAudit.status` says whether the judgments and
+`judgepool.core.auditing.query_audit.QueryAudit.status` says whether the judgments and
 the run know the query; the column adds whether its top k is fully judged, so
 each word says what to do. The help screen lists these meanings.
 """
@@ -11,7 +11,7 @@ from typing import Final
 
 from rich.text import Text
 
-from judgepool.core.query_audit import QueryAudit
+from judgepool.core.auditing.query_audit import QueryAudit
 
 STATUS_MEANINGS: Final[tuple[tuple[str, str], ...]] = (
     ("complete", "judged query, every document of the run's top k judged: its score is final"),

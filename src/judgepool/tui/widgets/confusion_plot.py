@@ -4,7 +4,7 @@ agreement screen, for the highlighted pair).
 A cell per (A's grade, B's grade), A's grades down and B's across, coloured
 by its count on one ramp from the fewest to the most (the same count, the
 same colour, in every picture) and labelled with the count; the diagonal is
-where the two agree (`judgepool.core.pair_confusion`).
+where the two agree (`judgepool.core.team.pair_confusion`).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import Any, cast
 
 from textual_plotext import Plot
 
-from judgepool.core.pair_confusion import PairConfusion
+from judgepool.core.team.pair_confusion import PairConfusion
 from judgepool.tui.widgets.data_plot import DataPlot, plot_label
 
 # the ramp's ends: a dim blue for the fewest, a bright one for the most;

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 
 from rich.text import Text
 
-from judgepool.core.raters import kind_of_name
+from judgepool.core.team.raters import kind_of_name
 from judgepool.services.disagreements import ListedDisagreement
 from judgepool.tui.widgets.highlight import label_text, literal_text
 

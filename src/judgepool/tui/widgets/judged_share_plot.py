@@ -2,7 +2,7 @@
 bars (the audit screen).
 
 One bar per rank, its height the share of the run's judged queries whose
-document at that rank is judged (`judgepool.core.judged_share`); a rank no
+document at that rank is judged (`judgepool.core.auditing.judged_share`); a rank no
 list reaches has no bar. Where the holes sit reads at a glance: a run whose
 rank 1 is often unjudged looks nothing like one whose holes are at rank 9,
 though both may have the same judged@k.

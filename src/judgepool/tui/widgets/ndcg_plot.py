@@ -2,7 +2,7 @@
 (the scores screen).
 
 Each run's box spans its quartiles with the median marked, and its whiskers
-reach the lowest and highest query (`judgepool.core.ndcg_spread`); the runs
+reach the lowest and highest query (`judgepool.core.auditing.ndcg_spread`); the runs
 read top to bottom in the runs table's order, the highlighted one in its own
 colour. A run with no value (every query excluded, or refused) has no box and
 is counted under the axis.
@@ -15,8 +15,8 @@ from typing import Any, cast
 
 from textual_plotext import Plot
 
-from judgepool.core.measures import NDCG
-from judgepool.core.ndcg_spread import NdcgSpread
+from judgepool.core.auditing.ndcg_spread import NdcgSpread
+from judgepool.core.terms.measures import NDCG
 from judgepool.tui.widgets.data_plot import DataPlot, plot_label
 
 BOX_COLOR = "cyan"

@@ -3,7 +3,7 @@ the queries the holes could reverse marked (the pairs view).
 
 One point per common query, lowest A − B on the left, at the query's rank in
 that order; a query whose sign the holes could reverse
-(`judgepool.core.query_differences`) is drawn with its own marker and colour,
+(`judgepool.core.comparing.query_differences`) is drawn with its own marker and colour,
 and the legend names both kinds. A line marks 0: points above it are queries
 A wins.
 """
@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from textual_plotext import Plot
 
-from judgepool.core.query_differences import QueryDifference
+from judgepool.core.comparing.query_differences import QueryDifference
 from judgepool.tui.widgets.data_plot import DataPlot, plot_label
 
 SETTLED_COLOR = "cyan"

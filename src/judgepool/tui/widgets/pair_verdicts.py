@@ -9,7 +9,7 @@ holes' grades put one run ahead in at least the confidence asked for;
 the pair and a verdict) and, where the table has the room, the exact bounds
 of the difference over every grade the holes could get. It scrolls when
 there are more pairs than lines. `PairWords` says the highlighted pair in one
-sentence (`judgepool.core.verdict_words`): who is ahead, whether that is
+sentence (`judgepool.core.comparing.verdict_words`): who is ahead, whether that is
 significant, and what the holes can still do. The audit and scores screens
 show both; ``p`` on either opens the full comparison (`VerdictsScreen`).
 """
@@ -20,9 +20,9 @@ from rich.text import Text
 from textual import events
 from textual.widgets import DataTable, Static
 
-from judgepool.core.measures import NDCG
-from judgepool.core.verdict_words import sentence_of
-from judgepool.core.verdicts import PairStats
+from judgepool.core.comparing.verdict_words import sentence_of
+from judgepool.core.comparing.verdicts import PairStats
+from judgepool.core.terms.measures import NDCG
 from judgepool.display import literal
 from judgepool.services.verdicts import ComparedRuns
 from judgepool.tui.widgets.score_format import MAX_COLUMN_WIDTH, data, fill_table, signed

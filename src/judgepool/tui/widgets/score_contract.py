@@ -25,10 +25,10 @@ from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, Static
 
-from judgepool.core.contract import PARAMETERS, Contract, Parameter
-from judgepool.core.errors import ContractError
-from judgepool.core.roles import Reach
-from judgepool.core.tokens import parse_int
+from judgepool.core.team.roles import Reach
+from judgepool.core.terms.contract import PARAMETERS, Contract, Parameter
+from judgepool.core.terms.errors import ContractError
+from judgepool.core.terms.tokens import parse_int
 from judgepool.display import literal
 
 # What the dialog edits: every parameter of the contract but the scale (the

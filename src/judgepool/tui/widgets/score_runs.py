@@ -12,7 +12,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual.widgets import DataTable
 
-from judgepool.core.measures import (
+from judgepool.core.terms.measures import (
     CANDIDATE_NDCG,
     EXCLUDED,
     JUDGED_AT_K,
@@ -33,7 +33,7 @@ COUNTS = (QUERIES, SCORED, ZERO_IDCG, EXCLUDED, MISSING, UNKNOWN)
 
 
 def summary_columns(k: int) -> list[tuple[str, str]]:
-    """(key, label) of every column, labels naming the cutoff (`judgepool.core.measures`)."""
+    """(key, label) of every column, labels naming the cutoff (`judgepool.core.terms.measures`)."""
     return [
         ("run", "run"),
         ("ndcg", f"{NDCG.label(k)} (mean)"),

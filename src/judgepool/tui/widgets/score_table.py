@@ -15,13 +15,13 @@ from typing import Final
 from rich.text import Text
 from textual.widgets import DataTable
 
-from judgepool.core.measures import CANDIDATE_NDCG, DCG, IDCG, JUDGED_AT_K, NDCG, ZERO_IDCG
-from judgepool.core.result_order import SORT_KEYS, inflation, sort_results
-from judgepool.core.types import Evaluation, QueryResult
+from judgepool.core.auditing.result_order import SORT_KEYS, inflation, sort_results
+from judgepool.core.terms.measures import CANDIDATE_NDCG, DCG, IDCG, JUDGED_AT_K, NDCG, ZERO_IDCG
+from judgepool.core.terms.types import Evaluation, QueryResult
 from judgepool.tui.widgets.score_format import data, fill_table, flag, number, signed
 
 # Every sortable column: the key of `SORT_KEYS` (the record's field) and its
-# label, ``{k}`` for the cutoff (`judgepool.core.measures`).
+# label, ``{k}`` for the cutoff (`judgepool.core.terms.measures`).
 COLUMNS: Final[tuple[tuple[str, str], ...]] = (
     ("query", "query"),
     *((measure.field, measure.template) for measure in (NDCG, DCG, IDCG, CANDIDATE_NDCG)),

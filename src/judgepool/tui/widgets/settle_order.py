@@ -3,7 +3,7 @@
 In settle order the grade screen shows, instead of the pool's next document,
 the unjudged document of the runs' top k whose grade is expected to bring the
 comparisons that could still flip closest to a verdict
-(`judgepool.core.settle`, as ``judgepool holes --order settle``). After each
+(`judgepool.core.holes.settle`, as ``judgepool holes --order settle``). After each
 grade the order is recomputed with that grade known (`SettleQueue.judge`),
 and the next hole is shown. This widget is the line that says so ("settle
 order: 37 holes, 2 of 3 pairs could flip") and the workers behind it; it
@@ -44,7 +44,7 @@ from judgepool.tui.messages import GradesSaved
 from judgepool.tui.widgets.score_format import message as message_text
 
 if TYPE_CHECKING:
-    from judgepool.core.contract import Contract
+    from judgepool.core.terms.contract import Contract
     from judgepool.services.workspace import Workspace
     from judgepool.tui.readers import ReadConnections
 

@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from rich.text import Text
 from textual.widgets import DataTable
 
-from judgepool.core.drilldown import Drilldown
+from judgepool.core.auditing.drilldown import Drilldown
 from judgepool.tui.widgets.score_format import data, fill_table, grade
 
 

@@ -56,8 +56,8 @@ from textual.binding import BindingType
 from textual.screen import Screen
 from textual.widgets import Footer
 
-from judgepool.core.errors import JudgepoolError
-from judgepool.core.roles import Reach
+from judgepool.core.team.roles import Reach
+from judgepool.core.terms.errors import JudgepoolError
 from judgepool.display import literal
 from judgepool.services import app_queries
 from judgepool.services.text_parts import PartWhere

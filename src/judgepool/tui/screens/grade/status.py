@@ -24,7 +24,7 @@ from typing import Literal
 from rich.text import Text
 from textual.widgets import Static
 
-from judgepool.core.errors import JudgepoolError
+from judgepool.core.terms.errors import JudgepoolError
 from judgepool.services.own_review import own_rate
 from judgepool.services.workspace import StorageError
 from judgepool.tui.hosts import grading_host
