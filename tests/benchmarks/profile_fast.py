@@ -20,7 +20,7 @@ import statistics
 import time
 from pathlib import Path
 
-from judgepool.core.fast import evaluate_columns
+from judgepool.core.fast.engine import evaluate_columns
 from judgepool.core.terms.contract import Scale, preset
 from judgepool.formats.fast_run import read_run_columns
 from judgepool.formats.trec import read_qrels

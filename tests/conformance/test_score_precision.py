@@ -47,7 +47,7 @@ import pytrec_eval
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from judgepool.core.fast import evaluate_columns
+from judgepool.core.fast.engine import evaluate_columns
 from judgepool.core.scoring.aggregate import evaluate, group_by_query
 from judgepool.core.terms.contract import Contract, Scale, preset
 from judgepool.core.terms.types import Evaluation, Judgments, RunEntry

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from judgepool.core.fast import evaluate_columns
+from judgepool.core.fast.engine import evaluate_columns
 from judgepool.core.scoring.aggregate import evaluate
 from judgepool.core.terms.contract import Contract
 from judgepool.core.terms.types import Evaluation

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from judgepool.core.fast import evaluate_columns
+from judgepool.core.fast.engine import evaluate_columns
 from judgepool.core.scoring.aggregate import evaluate, group_by_query
 from judgepool.core.terms.contract import Contract
 from judgepool.core.terms.errors import DuplicatesRejected, UnjudgedRejected

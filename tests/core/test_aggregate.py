@@ -2,7 +2,7 @@
 refusals, the judged queries a run lacks, the unknown ones, the population.
 
 Every case runs through both engines: the reference (`aggregate.evaluate`)
-and the fast one (`fast.evaluate_columns`), which differ only in how they
+and the fast one (`fast.engine.evaluate_columns`), which differ only in how they
 score the queries the run returned.
 """
 
@@ -16,8 +16,9 @@ import numpy.typing as npt
 import pyarrow as pa
 import pytest
 
-from judgepool.core.fast import arrow_strings, evaluate_columns
+from judgepool.core.fast.engine import evaluate_columns
 from judgepool.core.scoring.aggregate import evaluate, group_by_query
+from judgepool.core.scoring.arrow import arrow_strings
 from judgepool.core.scoring.metrics import score_missing_query
 from judgepool.core.terms.contract import Contract
 from judgepool.core.terms.errors import (

@@ -23,7 +23,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import judgepool.core.fast.keys as fast_keys
-from judgepool.core.fast import arrow_strings, evaluate_columns
+from judgepool.core.fast.engine import evaluate_columns
+from judgepool.core.scoring.arrow import arrow_strings
 from judgepool.core.terms.contract import Contract, preset
 from judgepool.core.terms.errors import EngineInconsistency
 from judgepool.formats.fast_run import read_run_columns

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from judgepool.core.fast import evaluate_columns
+from judgepool.core.fast.engine import evaluate_columns
 from judgepool.core.fast.rescore import RescoredRun, RunQueries
 from judgepool.core.terms.contract import Contract
 from judgepool.core.terms.errors import PolicyError

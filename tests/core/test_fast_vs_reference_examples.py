@@ -17,7 +17,7 @@ import numpy as np
 import pyarrow as pa
 import pytest
 
-from judgepool.core.fast import evaluate_columns
+from judgepool.core.fast.engine import evaluate_columns
 from judgepool.core.scoring.aggregate import evaluate, group_by_query
 from judgepool.core.terms.contract import Contract, Scale, preset
 from judgepool.formats.trec import read_qrels, read_run

@@ -26,7 +26,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import judgepool.services.runs.streaming as streaming
-from judgepool.core.fast import evaluate_columns_with_tops
+from judgepool.core.fast.engine import evaluate_columns_with_tops
 from judgepool.core.terms.contract import Contract
 from judgepool.core.terms.errors import DuplicatesRejected, InputError, UnjudgedRejected
 from judgepool.formats.fast_run import read_run_columns

@@ -159,7 +159,7 @@ def test_stored_run_columns_match_the_fast_reader_and_score_alike(
     assert stored.lines.tolist() == read.line_numbers().tolist()
     assert stored.digest == read.digest
 
-    from judgepool.core import fast
+    from judgepool.core.fast import engine as fast
 
     _grade_several(ws, seed=4)
     judgments, _ = workspace_judgments(ws)

@@ -1,12 +1,24 @@
-"""The evaluation of `aggregate.evaluate`, computed on a whole run at once.
+"""The fast engine: the scores and the audit of `core.scoring.aggregate` and
+`core.auditing.audit`, computed on a whole run (or a chunk of whole queries)
+at once, as arrays.
 
-`evaluate_columns` takes a run as columns (``formats.fast_run.RunColumns``, or
-anything with its attributes) and returns the same `Evaluation` as the
-reference path (`aggregate.evaluate` over `formats.trec.read_run`), raising the
-same `DuplicatesRejected` / `UnjudgedRejected` with the same entries: both
-engines hand their scores of the queries the run returned to
-`aggregate.evaluate_returned`, which does the rest. The tests hold it to the
-reference on random runs under every contract parameter.
+What the rest of judgepool calls:
+
+- `run_pass`: the one pass the services run over a run
+  (`judgepool.services.runs.passes`): each chunk of whole queries (a run read
+  whole is one) indexed once, then scored (`chunked`), audited (`audit`) or
+  both;
+- `rescore`: a run's per-query scores kept, and only the queries whose
+  judgments changed scored again (the app's live scores);
+- `top`: each judged query's top k (the comparisons' bounds and draws).
+
+`engine.evaluate_columns` is the same evaluation on a whole run in one call:
+the tests hold it to the reference (`aggregate.evaluate` over
+`formats.trec.read_run`) on random runs under every contract parameter, with
+the same `Evaluation` and the same `DuplicatesRejected` / `UnjudgedRejected`
+entries: both engines hand their scores of the queries the run returned to
+`aggregate.evaluate_returned`, which does the rest. Importing this package
+loads nothing: each module is imported where it is used.
 
 How it stays fast on millions of lines, in numpy and pyarrow, with Python loops
 only over per-query values and small sets of rows, one module per step:
@@ -35,18 +47,7 @@ only over per-query values and small sets of rows, one module per step:
 - `engine`: `evaluate_columns`, the steps in order, handed to the orchestration
   both engines share; `indexed`: the run made ready for matching; `arrays`: the
   array types and index arithmetic the modules share.
-- `top`: each judged query's top k; `chunked`: a run evaluated chunk by chunk and
-  merged; `rescore`: a run's per-query scores kept, and only the queries whose
-  judgments changed scored again (the app's live scores).
+- `chunked`: a run evaluated chunk by chunk and merged.
 - `audit` (with `audit_duplicates`, `audit_ranks`, `audit_ties`): the audit of
   `core.auditing.audit`, item for item, on the same columns.
-- `run_pass`: the one pass the services run over a run: each chunk of whole
-  queries (a run read whole is one) indexed once, then scored (`chunked`),
-  audited (`audit`) or both.
 """
-
-from judgepool.core.fast.engine import evaluate_columns, evaluate_columns_with_tops
-from judgepool.core.fast.run import ColumnarRun
-from judgepool.core.scoring.arrow import arrow_strings
-
-__all__ = ["ColumnarRun", "arrow_strings", "evaluate_columns", "evaluate_columns_with_tops"]

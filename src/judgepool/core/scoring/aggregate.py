@@ -2,7 +2,7 @@
 in the mean, and the summary (macro mean, pooled ratio, every count).
 
 The two engines (`evaluate` here, the reference over `RunEntry` lines, and
-`core.fast.evaluate_columns`) differ only in how they score the judged queries
+`core.fast.engine.evaluate_columns`) differ only in how they score the judged queries
 a run returned (a `ReturnedQueries`); `evaluate_returned` does the rest for
 both: the refusals, the judged queries the run lacks, the unknown ones, and
 the summary. So both report the population the same way.
