@@ -265,6 +265,19 @@ def test_a_failure_before_a_killed_worker_s_run_is_the_one_raised() -> None:
     assert workers() == []
 
 
+def unpicklable_work(against: object, job: str) -> object:
+    """A pool's work (module level) whose result cannot go back to the parent."""
+    return lambda: job
+
+
+def test_a_result_that_does_not_pickle_fails_its_run_with_where() -> None:
+    with pytest.raises((AttributeError, pickle.PicklingError), match="pickle") as caught:
+        WorkerPool(unpicklable_work, ["a", "b"], ["a", "b"], None, 2).run()
+    assert isinstance(caught.value.__cause__, RemoteTraceback)
+    assert "in the worker process" in str(caught.value.__cause__)
+    assert workers() == []
+
+
 PRESSED_AS_THE_FORKSERVER_STARTS = """
 import os, signal, sys
 from multiprocessing import forkserver

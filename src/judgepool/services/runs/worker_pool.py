@@ -1,42 +1,38 @@
 """The worker processes behind `judgepool.services.runs.parallel_runs.map_runs`:
 the standard library's `concurrent.futures.ProcessPoolExecutor`, at most
-``jobs`` workers, each reading one run after another, and their results given
-back in the order the runs were named.
+``workers`` at once, the results given back in the order the runs were named.
 
-A worker lives for the whole command and is handed the next run as soon as it
-is done with one (no ``max_tasks_per_child``): a fresh process must have the
-kernel hand it (and zero) every page of memory it touches, which for a
-7-million-line run was ~165,000 page faults and ~0.6 s of system time per
-run; a worker that reads its second run reuses the pages of its first (its
-allocator keeps them), so its peak stays that of its largest run. Measured in
-tests/benchmarks/bench_parallel.py: beside the home-made pool this replaced
-(pipes of its own to each worker), the six dev-scale runs took 9.78 s at two
-workers against 10.66 s, 0.94 and 0.92 of one after another (medians of 10
-rounds, within the rounds' spread), no more CPU time, and 1.7 GB.
+What is added to the executor's defaults is what a measurement
+(tests/benchmarks/bench_parallel.py) or a test (test_parallel_runs.py in
+tests/services and tests/cli) needs:
 
-The workers are forked by a forkserver (`START_METHOD`) that imported the
-engine once (`PRELOAD`: importing it took 2.2-2.7 s on the loaded 2-core
-machine, which an initializer would pay in every worker), and set up by
-`_start_worker` (the executor's ``initializer``): Ctrl-C ignored, this
-process's working directory, the worker's share of the cores.
+- a worker reads one run after another (no ``max_tasks_per_child``): a fresh
+  process has the kernel hand it, zeroed, every page it touches (~0.6 s of
+  system time per 7-million-line run); the six dev-scale runs took 9.78 s at
+  two workers, 0.92 of one after another, in 1.7 GB;
+- a forkserver that imported the engine once forks the workers (`PRELOAD`:
+  2.2-2.7 s of imports on the loaded 2-core machine, paid once), started
+  early by `warm_up` with Ctrl-C blocked (tested);
+- what the runs are read against is pickled once, and unpickled by each
+  worker with its first run: the executor starts its workers in `submit`,
+  one by one, and a slow start let the pool break while one was under way
+  (`_name_the_lost_run`);
+- each worker parses with its share of the cores (`_take_share_of_cores`,
+  measured and tested), in the command's working directory;
+- the first run in order that fails raises its error, as one after another
+  would, and the workers still reading are stopped (`_stop`; the executor
+  cannot stop a run under way on Python 3.11), as on Ctrl-C, without a
+  traceback (`_interrupt_held`); tested;
+- a worker that dies (killed for memory, most likely) breaks the pool, which
+  fails every run in flight with `BrokenProcessPool`, naming neither the run
+  nor how the worker ended: each worker notes the run it starts (a shared
+  array of process IDs), so that run fails with `WorkerStopped` and the exit
+  code, and the runs before it lost with the pool are read again, so that the
+  error raised is still the first in order; tested;
+- a worker's unexpected error keeps where it was raised (`RemoteTraceback`;
+  tested), and the progress line on a terminal names the runs under way.
 
-Failures are those of the sequential path: the first run in the given order
-that fails raises its error (the same exception, rebuilt from its pickle: see
-`judgepool.core.terms.errors.JudgepoolError`), and the workers still running are
-stopped; so is every worker when this process is interrupted (Ctrl-C goes to
-the whole terminal's process group: the workers ignore it and are stopped by
-this one, so no worker prints a traceback or outlives the command).
-
-Two things the executor does not do on Python 3.11 are done here, with its
-public parts only: it cannot stop a run under way (``shutdown`` waits for
-it; ``terminate_workers`` comes with 3.14), so the worker processes
-(`multiprocessing.active_children`) are terminated; and when a worker dies
-(killed for memory, most likely) it fails every run in flight with
-`BrokenProcessPool` and says neither which run that worker was reading nor
-how it ended. Each worker notes the run it starts (a shared array of
-process IDs), so the run is named with the worker's exit code
-(`WorkerStopped`); the runs before it that were lost with the pool are read
-again, so that the error raised is the first in order, as one after another.
+The signal handling assumes the caller is the main thread (the command line's).
 """
 
 from __future__ import annotations
@@ -45,7 +41,6 @@ import multiprocessing
 import os
 import pickle
 import signal
-import threading
 import traceback
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -64,18 +59,15 @@ from judgepool.core.terms.errors import JudgepoolError
 # connection, which must not cross a fork. The server starts once per command
 # (a fresh interpreter importing the engine, `PRELOAD`: ~0.4 s, overlapped with
 # reading the judgments by `warm_up`), then forks each worker in a few
-# milliseconds, with the engine already imported. 'spawn' would pay the imports
-# in every worker.
+# milliseconds, with the engine already imported.
 START_METHOD: Final = "forkserver"
 PRELOAD: Final = "judgepool.services.runs.parallel_preload"
-# How long a stopped worker is given to end before it is killed.
-STOP_GRACE_SECONDS: Final = 5.0
 # How often the progress line is brought up to date while runs are read.
 PROGRESS_SECONDS: Final = 0.25
 
-# What a worker does with one run: (what the runs are read against, the run's
-# description) -> its result. Module-level functions only: a worker is given
-# the function by its name.
+# What a worker does with one run: (what the runs are read against, the run)
+# -> its result. A module-level function (or a partial of one): a worker is
+# given it by its name.
 Work = Callable[[Any, Any], Any]
 
 
@@ -108,9 +100,6 @@ def warm_up() -> None:
     _context().set_forkserver_preload([PRELOAD])
     from multiprocessing import forkserver, resource_tracker
 
-    if threading.current_thread() is not threading.main_thread():
-        forkserver.ensure_running()  # only the main thread's signals are handled
-        return
     # Ctrl-C reaches the whole process group. The forkserver ignores it only
     # once its preload has run: a Ctrl-C before that printed a KeyboardInterrupt
     # traceback from it. So it is started with the signal blocked, which stays
@@ -155,9 +144,9 @@ class WorkerPool:
         self.work = work
         self.jobs = jobs
         self.names = names
+        self.payload = pickle.dumps(against, protocol=pickle.HIGHEST_PROTOCOL)
         self.workers = workers
         self.on_progress = on_progress
-        self.payload = pickle.dumps(against, protocol=pickle.HIGHEST_PROTOCOL)
         # each worker's share of the cores, for the threads it reads with
         self.threads = max(1, len(os.sched_getaffinity(0)) // max(1, min(workers, len(jobs))))
         self.outcomes: dict[int, Outcome] = {}
@@ -267,6 +256,14 @@ class WorkerPool:
         """A worker died, and the pool with it: the run that worker was
         reading fails with `WorkerStopped` (saying how the worker ended); the
         other runs lost with the pool are left without an outcome."""
+        # The broken pool (Python 3.11) terminates the workers it knows of,
+        # then waits for every worker to end; one still being started as it
+        # broke reads a run and waits forever for its result to be taken
+        # (seen: the killed-worker test hung, its starts slowed). So every
+        # worker still alive is stopped first, as the pool would have.
+        for process in processes:
+            if process.is_alive():
+                process.terminate()
         executor.shutdown(wait=True)  # every worker has ended: each exit code is known
         for future, index in futures.items():  # those done before the pool broke
             done = future.done() and not future.cancelled() and future.exception() is None
@@ -288,16 +285,12 @@ class WorkerPool:
 
 
 def _stop(executor: ProcessPoolExecutor, processes: list[BaseProcess]) -> None:
-    """Stop the workers still there (after a failure, or an interrupt)."""
+    """Stop the workers still there (after a failure, or an interrupt); the
+    executor's shutdown waits until each has ended."""
     for process in processes:
         if process.is_alive():
             process.terminate()
     executor.shutdown(wait=True, cancel_futures=True)
-    for process in processes:
-        process.join(STOP_GRACE_SECONDS)
-        if process.is_alive():
-            process.kill()
-            process.join()
 
 
 def _outcome(message: tuple[bool, Any]) -> Outcome:
@@ -327,9 +320,6 @@ def _interrupt_held() -> Iterator[None]:
     the rest. (The Python handler is swapped, not the signal masked: with a
     progress thread running, the signal would reach that thread and the
     handler would still run here.)"""
-    if threading.current_thread() is not threading.main_thread():
-        yield  # only the main thread gets (and may handle) the signal
-        return
     held: list[int] = []
     previous = signal.signal(signal.SIGINT, lambda number, _: held.append(number))
     try:
