@@ -260,10 +260,11 @@ class WorkerPool:
         # then waits for every worker to end; one still being started as it
         # broke reads a run and waits forever for its result to be taken
         # (seen: the killed-worker test hung, its starts slowed). So every
-        # worker still alive is stopped first, as the pool would have.
+        # worker is stopped first, as the pool stops them: without asking
+        # whether it is alive, which reads its exit code as the pool's thread
+        # may be reading it (one of the two then reads 255).
         for process in processes:
-            if process.is_alive():
-                process.terminate()
+            process.terminate()
         executor.shutdown(wait=True)  # every worker has ended: each exit code is known
         for future, index in futures.items():  # those done before the pool broke
             done = future.done() and not future.cancelled() and future.exception() is None
