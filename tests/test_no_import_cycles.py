@@ -17,7 +17,11 @@ What an import is an edge to:
 - ``from a.b import name`` where ``name`` is no submodule: to ``a.b``, the
   package's ``__init__``, which is where ``name`` is read from;
 - relative imports (``from . import x``, ``from ..y import z``) resolved
-  against the importing module's package, then as above.
+  against the importing module's package, then as above;
+- a registry of modules imported by name (`REGISTRIES`): from the module
+  that holds it to each module it names. The command line's
+  ``COMMAND_MODULES`` is one: ``judgepool.cli`` imports the module a command
+  names when the command runs, so it depends on every one of them.
 
 An import is not an edge to the packages above the module it names: Python
 runs ``a/__init__.py`` and ``a/b/__init__.py`` before ``a.b.c``, but ``a.b.c``
@@ -38,6 +42,13 @@ from pathlib import Path
 import pytest
 
 SRC = Path(__file__).resolve().parents[1] / "src"
+
+# Modules imported by name from data: the module holding the registry, the
+# module-level dict whose values name the modules, and the dotted name a value
+# stands for. `judgepool.cli.JudgepoolGroup.get_command` imports
+# ``judgepool.cli.<value>`` of ``COMMAND_MODULES`` when a command runs.
+Registries = Mapping[str, tuple[str, str]]
+REGISTRIES: Registries = {"judgepool.cli": ("COMMAND_MODULES", "judgepool.cli.{}")}
 
 
 def module_files(root: Path, package: str) -> dict[str, Path]:
@@ -78,9 +89,24 @@ def _imported(
             yield base
 
 
-def import_graph(root: Path, package: str) -> dict[str, set[str]]:
+def _registered(tree: ast.Module, module: str, registry: tuple[str, str]) -> list[str]:
+    """The modules the registry ``registry`` of ``module`` names: the values
+    of the module-level dict it names, each a literal string."""
+    name, dotted = registry
+    for node in tree.body:
+        if isinstance(node, ast.AnnAssign | ast.Assign) and isinstance(node.value, ast.Dict):
+            targets = [node.target] if isinstance(node, ast.AnnAssign) else node.targets
+            if any(isinstance(target, ast.Name) and target.id == name for target in targets):
+                return [dotted.format(ast.literal_eval(value)) for value in node.value.values]
+    raise AssertionError(f"{module} holds no dict {name} (the registry moved: say where)")
+
+
+def import_graph(
+    root: Path, package: str, registries: Registries = REGISTRIES
+) -> dict[str, set[str]]:
     """Each module of ``package`` (under ``root``) and the modules of the
-    package it imports, wherever in the module the import is written."""
+    package it imports, wherever in the module the import is written, and
+    those a registry of its names (`REGISTRIES`)."""
     known = module_files(root, package)
     graph: dict[str, set[str]] = {}
     for module, path in known.items():
@@ -90,9 +116,43 @@ def import_graph(root: Path, package: str) -> dict[str, set[str]]:
         for node in ast.walk(tree):
             if isinstance(node, ast.Import | ast.ImportFrom):
                 targets.update(_imported(node, module, is_package, known))
+        if module in registries:
+            named = _registered(tree, module, registries[module])
+            unknown = sorted(set(named) - set(known))
+            assert not unknown, f"{module}'s registry names no module: {unknown}"
+            targets.update(named)
         targets.discard(module)  # ``from . import x`` in a package naming itself
         graph[module] = targets
     return graph
+
+
+def imports_by_name(
+    root: Path, package: str, registries: Registries = REGISTRIES
+) -> dict[str, list[int]]:
+    """The modules of ``package`` that import a module named by a string
+    (``importlib.import_module``, ``__import__``), which no edge of the graph
+    shows, and the lines where; a registry's module aside, whose names the
+    graph reads."""
+    found: dict[str, list[int]] = {}
+    for module, path in module_files(root, package).items():
+        if module in registries:
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        lines = [
+            node.lineno
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Call)
+            and (
+                (isinstance(node.func, ast.Attribute) and node.func.attr == "import_module")
+                or (
+                    isinstance(node.func, ast.Name)
+                    and node.func.id in ("__import__", "import_module")
+                )
+            )
+        ]
+        if lines:
+            found[module] = lines
+    return found
 
 
 def _strongly_connected(graph: Mapping[str, set[str]]) -> list[list[str]]:
@@ -158,10 +218,10 @@ def _shortest_cycle(graph: Mapping[str, set[str]], members: list[str]) -> list[s
     raise AssertionError(f"{members} is no cycle")
 
 
-def import_cycles(root: Path, package: str) -> list[list[str]]:
+def import_cycles(root: Path, package: str, registries: Registries = REGISTRIES) -> list[list[str]]:
     """One cycle of imports for each group of modules of ``package`` that
     import one another (empty: none do)."""
-    graph = import_graph(root, package)
+    graph = import_graph(root, package, registries)
     return [
         _shortest_cycle(graph, component)
         for component in _strongly_connected(graph)
@@ -197,6 +257,24 @@ def test_the_graph_sees_every_kind_of_import() -> None:
     assert "judgepool.services.agreement" in graph["judgepool.cli.agreement"]
     assert "judgepool.formats.fast_run.collecting" in graph["judgepool.services.runs.sources"]
     assert len(graph) > 100
+
+
+def test_the_graph_sees_the_command_registry() -> None:
+    """``judgepool.cli`` imports each command's module by name: the graph has
+    an edge to every module `COMMAND_MODULES` names (read from the source,
+    checked against the map itself)."""
+    from judgepool.cli import COMMAND_MODULES
+
+    graph = import_graph(SRC, "judgepool")
+    named = {f"judgepool.cli.{module}" for module in COMMAND_MODULES.values()}
+    assert named <= graph["judgepool.cli"]
+    assert "judgepool.cli.workspace" in graph["judgepool.cli"]
+
+
+def test_only_a_registry_imports_a_module_by_name() -> None:
+    """Importing late is an ``import`` statement, which the graph sees; the
+    one import by name is the command registry's, whose edges it draws."""
+    assert imports_by_name(SRC, "judgepool") == {}
 
 
 def _write(root: Path, files: Mapping[str, str]) -> None:
@@ -257,6 +335,44 @@ def test_every_kind_of_import_closes_a_cycle(
 ) -> None:
     _write(tmp_path, files)
     assert import_cycles(tmp_path, "toy") == [cycle]
+
+
+def test_a_cycle_through_a_registry_is_reported(tmp_path: Path) -> None:
+    """A module a registry names that imports the registry's module back (a
+    command module importing the command line's group) closes a cycle,
+    which the registry's edges alone make visible."""
+    _write(
+        tmp_path,
+        {
+            "toy/__init__.py": "COMMANDS: dict[str, str] = {'go': 'go', 'stop': 'stop'}\n",
+            "toy/go.py": "from toy import group\n",
+            "toy/stop.py": "",
+        },
+    )
+    registry = {"toy": ("COMMANDS", "toy.{}")}
+    assert import_graph(tmp_path, "toy", registry)["toy"] == {"toy.go", "toy.stop"}
+    assert import_cycles(tmp_path, "toy", registry) == [["toy", "toy.go", "toy"]]
+    assert import_cycles(tmp_path, "toy", {}) == []
+
+
+def test_an_import_by_name_is_found(tmp_path: Path) -> None:
+    _write(
+        tmp_path,
+        {
+            "toy/__init__.py": "import importlib\nCOMMANDS = {'go': 'go'}\n"
+            "def run(name):\n    return importlib.import_module(f'toy.{COMMANDS[name]}')\n",
+            "toy/go.py": "def late():\n    return __import__('toy.stop')\n",
+            "toy/stop.py": "",
+        },
+    )
+    assert imports_by_name(tmp_path, "toy", {}) == {"toy": [4], "toy.go": [2]}
+    assert imports_by_name(tmp_path, "toy", {"toy": ("COMMANDS", "toy.{}")}) == {"toy.go": [2]}
+
+
+def test_a_registry_that_moved_is_an_error(tmp_path: Path) -> None:
+    _write(tmp_path, {"toy/__init__.py": "OTHER = {'go': 'go'}\n", "toy/go.py": ""})
+    with pytest.raises(AssertionError, match="holds no dict COMMANDS"):
+        import_graph(tmp_path, "toy", {"toy": ("COMMANDS", "toy.{}")})
 
 
 def test_a_package_importing_its_submodules_is_no_cycle(tmp_path: Path) -> None:

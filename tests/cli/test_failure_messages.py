@@ -281,6 +281,28 @@ def test_score_with_qrels_never_loads_sqlite_even_when_it_fails(
         assert done.stderr.strip().splitlines()[-1] == f"{code} False"
 
 
+def test_help_imports_every_command_and_no_workspace() -> None:
+    """``judgepool --help`` imports every command's module, and none of them
+    loads SQLite, sqlite-utils or the workspace's services before its command
+    runs: each imports them inside the command."""
+    program = (
+        "import sys\n"
+        "from judgepool.cli import COMMAND_MODULES, main\n"
+        "try:\n"
+        "    main(['--help'])\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "late = ('sqlite3', 'sqlite_utils', 'judgepool.services.workspace',\n"
+        "        'judgepool.store.workspace')\n"
+        "print(all(f'judgepool.cli.{m}' in sys.modules for m in COMMAND_MODULES.values()), "
+        "[m for m in late if m in sys.modules], file=sys.stderr)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", program], capture_output=True, text=True, timeout=60
+    )
+    assert done.stderr.strip().splitlines()[-1] == "True []"
+
+
 @pytest.mark.skipif(not Path("/dev/zero").exists(), reason="no /dev/zero")
 def test_running_out_of_memory_is_a_clear_message(files: tuple[Path, Path]) -> None:
     import resource

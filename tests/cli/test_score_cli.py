@@ -189,17 +189,34 @@ def test_data_text_reaches_the_terminal_literally(
 
 
 def test_every_command_is_in_the_lazy_command_map() -> None:
+    """Every command the modules define (a group's subcommands aside) is named
+    in the map, with its own module, and `main` finds it there."""
     import importlib
+
+    import click
 
     from judgepool.cli import COMMAND_MODULES, main
 
-    for module in set(COMMAND_MODULES.values()):
-        importlib.import_module(f"judgepool.cli.{module}")
-    # every command the modules define is named in the map, with its own module
-    assert set(main.commands) == set(COMMAND_MODULES)
-    for name, command in main.commands.items():
-        assert command.callback is not None
-        assert command.callback.__module__ == f"judgepool.cli.{COMMAND_MODULES[name]}"
+    defined: dict[str, str] = {}
+    for module_name in sorted(set(COMMAND_MODULES.values())):
+        module = importlib.import_module(f"judgepool.cli.{module_name}")
+        commands = [value for value in vars(module).values() if isinstance(value, click.Command)]
+        subcommands = [
+            sub
+            for group in commands
+            if isinstance(group, click.Group)
+            for sub in group.commands.values()
+        ]
+        for command in commands:
+            if command not in subcommands:
+                assert command.name is not None and command.name not in defined
+                defined[command.name] = module_name
+    assert defined == COMMAND_MODULES
+    ctx = click.Context(main)
+    for name, module_name in COMMAND_MODULES.items():
+        command = main.get_command(ctx, name)
+        assert command is not None and command.callback is not None
+        assert command.callback.__module__ == f"judgepool.cli.{module_name}"
 
 
 def test_help_lists_every_command(cli: Callable[..., Result]) -> None:

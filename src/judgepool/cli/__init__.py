@@ -1,11 +1,22 @@
 """The ``judgepool`` command line: a thin click layer over `judgepool.services`.
 
-Each group of commands lives in its own module and registers itself on `main`;
-this module builds the group and turns judgepool's errors into messages and
-exit codes (0 fine, 1 a policy or ``--fail-on`` refused, 2 bad usage or input),
-so that no traceback ever reaches a user. Failures that are not judgepool's
-own (a damaged or full workspace, a full disk, memory) are described by
-`judgepool.cli.failures`; every message reaches the terminal literally.
+Importing late has one way: an ordinary ``import`` statement inside the
+function that needs the module (a command imports the services it calls at
+the top of its body), with a comment saying why it is late where no nearby one
+does (``# late: a command pays only for what it runs``). So ``judgepool score
+--qrels`` never loads SQLite or sqlite-utils, and type checkers, ruff and
+``tests/test_no_import_cycles.py`` see every import. The one import by name is
+a command's own module, named by `COMMAND_MODULES` and imported when the
+command is first asked for; the cycle test draws those edges from this module.
+
+Each group of commands lives in its own module as plain click commands, which
+import nothing from this one: `main` takes a command from the module
+`COMMAND_MODULES` names for it. This module builds the group and turns
+judgepool's errors into messages and exit codes (0 fine, 1 a policy or
+``--fail-on`` refused, 2 bad usage or input), so that no traceback ever
+reaches a user. Failures that are not judgepool's own (a damaged or full
+workspace, a full disk, memory) are described by `judgepool.cli.failures`;
+every message reaches the terminal literally.
 
 The commands, a module per group (imported only when its command runs):
 `score` (``score`` and ``audit``), `compare`, `report` (an HTML report and
@@ -28,9 +39,8 @@ figure's file name, title and caption), `figure_data` (what each figure
 plots), `figure_draw` (drawing them with matplotlib, the only module that
 imports it) and `report_html` (the page), `run_labels` (``compare --label``),
 `output_file` (``-o FILE`` written safely), `progress` and `import_progress`
-(progress on a terminal, silence when piped), `failures` (messages for
-failures that are not judgepool's own) and `lazy` (modules imported on first
-use).
+(progress on a terminal, silence when piped) and `failures` (messages for
+failures that are not judgepool's own).
 """
 
 from __future__ import annotations
@@ -40,6 +50,7 @@ import importlib
 import io
 import os
 import sys
+from types import ModuleType
 from typing import Any
 
 import click
@@ -50,7 +61,8 @@ from judgepool.core.terms.errors import JudgepoolError
 
 # Which module defines each command. A command's module is imported only when
 # that command runs (or help lists it): opening the app need not load the
-# scoring commands, nor scoring the app. A test checks this map is complete.
+# scoring commands, nor scoring the app. A test checks this map is complete,
+# and the import-cycle test reads it as this module's imports.
 COMMAND_MODULES: dict[str, str] = {
     "score": "score",
     "audit": "score",
@@ -80,7 +92,8 @@ COMMAND_MODULES: dict[str, str] = {
 
 class JudgepoolGroup(click.Group):
     """A click group that reports judgepool's errors as one message and an exit
-    code, and imports each command's module on first use."""
+    code, and takes each command from its module (`COMMAND_MODULES`), imported
+    when the command is first asked for."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(set(COMMAND_MODULES) | set(self.commands))
@@ -95,8 +108,8 @@ class JudgepoolGroup(click.Group):
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         if cmd_name not in self.commands and cmd_name in COMMAND_MODULES:
-            # Importing the module registers its commands on `main`.
-            importlib.import_module(f"judgepool.cli.{COMMAND_MODULES[cmd_name]}")
+            module = importlib.import_module(f"judgepool.cli.{COMMAND_MODULES[cmd_name]}")
+            self.add_command(command_in(module, cmd_name))
         return self.commands.get(cmd_name)
 
     def invoke(self, ctx: click.Context) -> Any:
@@ -133,6 +146,16 @@ class JudgepoolGroup(click.Group):
                 _drop_pending_output()  # the output itself failed (a full disk, /dev/full)
             click.echo(f"judgepool: {shown(message)}", err=True)
             ctx.exit(2)
+
+
+def command_in(module: ModuleType, name: str) -> click.Command:
+    """The command called ``name`` that ``module`` defines (exactly one)."""
+    (command,) = [
+        value
+        for value in vars(module).values()
+        if isinstance(value, click.Command) and value.name == name
+    ]
+    return command
 
 
 def _prepare_output() -> None:
@@ -181,6 +204,7 @@ def _workspace_of(ctx: click.Context) -> str | None:
     value = parsed.params.get("workspace")
     if not isinstance(value, str) or not value:
         return None
+    # late: only the failure of a command given a workspace gets here
     from judgepool.services.workspace import resolve_workspace_path
 
     return str(resolve_workspace_path(value))

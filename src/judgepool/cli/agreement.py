@@ -10,25 +10,13 @@ shows as ``-`` with its reason below the table (null and ``reasons`` in JSON).
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING
 
 import click
 
-from judgepool.cli import main
-from judgepool.cli.lazy import LazyModule
 from judgepool.cli.params import name_list
 from judgepool.core.team.agreement import MIN_ITEMS, TOO_FEW, Agreement
 from judgepool.core.team.confusion import AGAINST, Confusion, Reference
 from judgepool.display import literal
-
-if TYPE_CHECKING:
-    from judgepool.services import agreement as agreements
-    from judgepool.services import confusion as confusions
-    from judgepool.services import workspace as workspaces
-else:
-    agreements = LazyModule("judgepool.services.agreement")
-    confusions = LazyModule("judgepool.services.confusion")
-    workspaces = LazyModule("judgepool.services.workspace")
 
 _HEAD = ("items", "raw", "κ", "κ linear", "κ quadratic")
 
@@ -148,7 +136,7 @@ def _table_lines(head: list[str], rows: list[list[str]]) -> list[str]:
     ]
 
 
-@main.command("agreement")
+@click.command("agreement")
 @click.argument("workspace")
 @click.option(
     "--annotators",
@@ -225,6 +213,11 @@ def agreement_command(
         judgepool agreement team.sqlite --confusion model:gpt
         judgepool agreement team.sqlite --confusion model:gpt --against imports
     """
+    # late: a command pays only for what it runs (see judgepool.cli)
+    from judgepool.services import agreement as agreements
+    from judgepool.services import confusion as confusions
+    from judgepool.services import workspace as workspaces
+
     if against is not None and not models:
         raise click.UsageError("--against goes with --confusion model:NAME")
     if models:

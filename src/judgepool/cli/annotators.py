@@ -13,24 +13,10 @@ token is printed alone on the last line, so a script can take it with
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import click
 
-from judgepool.cli import main
-from judgepool.cli.lazy import LazyModule
 from judgepool.cli.params import AsciiInteger
 from judgepool.display import literal
-
-# The services load SQLite and sqlite-utils: imported when a command runs.
-if TYPE_CHECKING:
-    from judgepool.services import judging, roles, sign_in
-    from judgepool.services import workspace as workspaces
-else:
-    judging = LazyModule("judgepool.services.judging")
-    roles = LazyModule("judgepool.services.roles")
-    sign_in = LazyModule("judgepool.services.sign_in")
-    workspaces = LazyModule("judgepool.services.workspace")
 
 
 class _AnnotatorsGroup(click.Group):
@@ -43,7 +29,7 @@ class _AnnotatorsGroup(click.Group):
         return super().parse_args(ctx, args)
 
 
-@main.group("annotators", cls=_AnnotatorsGroup, invoke_without_command=True)
+@click.group("annotators", cls=_AnnotatorsGroup, invoke_without_command=True)
 @click.argument("workspace")
 @click.option(
     "--adjudicator",
@@ -82,6 +68,10 @@ def annotators_command(
     ctx.obj = workspace
     if ctx.invoked_subcommand is not None:
         return
+    # late: a command pays only for what it runs (see judgepool.cli)
+    from judgepool.services import judging, roles
+    from judgepool.services import workspace as workspaces
+
     with workspaces.open_workspace(workspace) as ws:
         if adjudicators or revoked:
             judging.set_adjudicators(ws, grant=adjudicators, revoke=revoked)
@@ -126,6 +116,9 @@ def add_command(workspace: str, name: str, role: str | None, adjudicator: bool) 
     Example:
       judgepool annotators team.sqlite add alice --role annotator | tail -n 1
     """
+    from judgepool.services import sign_in
+    from judgepool.services import workspace as workspaces
+
     if adjudicator and role not in (None, "adjudicator"):
         raise click.BadParameter(f"--adjudicator contradicts --role {role}", param_hint="--role")
     role = role or ("adjudicator" if adjudicator else "annotator")
@@ -152,6 +145,9 @@ def role_command(workspace: str, name: str, role: str) -> None:
     Example:
       judgepool annotators team.sqlite role bob adjudicator
     """
+    from judgepool.services import roles
+    from judgepool.services import workspace as workspaces
+
     with workspaces.open_workspace(workspace) as ws:
         change = roles.set_role(ws, name, role)
     before = change.before or "no role"
@@ -168,6 +164,9 @@ def revoke_command(workspace: str, name: str) -> None:
     Example:
       judgepool annotators team.sqlite revoke bob
     """
+    from judgepool.services import sign_in
+    from judgepool.services import workspace as workspaces
+
     with workspaces.open_workspace(workspace) as ws:
         sign_in.revoke(ws, name)
     click.echo(
@@ -198,6 +197,9 @@ def sign_ins_command(workspace: str, limit: int) -> None:
     Example:
       judgepool annotators team.sqlite sign-ins --limit 20
     """
+    from judgepool.services import sign_in
+    from judgepool.services import workspace as workspaces
+
     with workspaces.open_workspace(workspace) as ws:
         failures = sign_in.recent_failures(ws, limit)
     if not failures:

@@ -13,20 +13,10 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import click
 
-from judgepool.cli import main
-from judgepool.cli.lazy import LazyModule
 from judgepool.core.terms.errors import JudgepoolError
-
-if TYPE_CHECKING:
-    from judgepool.services import entry_checks
-    from judgepool.services import workspace as workspaces
-else:
-    entry_checks = LazyModule("judgepool.services.entry_checks")
-    workspaces = LazyModule("judgepool.services.workspace")
 
 ANNOTATOR_HELP = "Who is grading (default: the login name)."
 
@@ -66,6 +56,9 @@ def _is_terminal(stream: object) -> bool:
 
 
 def _run_app(workspace: Path, annotator: str | None, *, sign_in_first: bool = False) -> None:
+    # late: a command pays only for what it runs (see judgepool.cli)
+    from judgepool.services import entry_checks
+    from judgepool.services import workspace as workspaces
     from judgepool.tui.grading import read_session
 
     if sign_in_first:
@@ -103,6 +96,8 @@ def _run_signed_in_session(workspace: Path) -> None:
     (it is read for the name that signs in). Once the app has exited the
     process ends at once: the page has gone, and a worker thread still
     computing must not keep it alive (`judgepool.tui.served_driver`)."""
+    from judgepool.services import workspace as workspaces
+
     ws = workspaces.open_workspace(workspace)
     try:
         require_terminal()
@@ -121,7 +116,7 @@ def _run_signed_in_session(workspace: Path) -> None:
     end_served_process(app.return_code or 0)
 
 
-@main.command()
+@click.command()
 @click.option("--annotator", metavar="NAME", help=ANNOTATOR_HELP)
 def demo(annotator: str | None) -> None:
     """Open the app on the demo workspace, building it from sample_data on first use.
@@ -139,7 +134,7 @@ def demo(annotator: str | None) -> None:
     _run_app(ensure_demo_workspace(on_step=step), annotator)
 
 
-@main.command()
+@click.command()
 @click.argument("workspace", required=False)
 @click.option("--annotator", metavar="NAME", help=ANNOTATOR_HELP)
 # What `judgepool serve` runs for each browser session: the app opens on the
@@ -156,6 +151,8 @@ def tui(workspace: str | None, annotator: str | None, sign_in_first: bool) -> No
     Example:
       judgepool tui team.sqlite --annotator alice
     """
+    from judgepool.services import workspace as workspaces
+
     if workspace is None:
         from judgepool.services.demo import ensure_demo_workspace
 

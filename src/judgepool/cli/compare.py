@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING
 
 import click
 
-from judgepool.cli import main
 from judgepool.cli.compare_options import CompareOptions, compare_options, comparing
 from judgepool.cli.run_labels import run_labels
 from judgepool.cli.sample_render import read_sample_file, render_sample_table, sample_report
@@ -32,7 +31,7 @@ if TYPE_CHECKING:
     from judgepool.services.runs.sources import RunSource
 
 
-@main.command()
+@click.command()
 @runs_request
 @compare_options(
     "Compare every other run with this one (one of the RUNs, named as given) instead "

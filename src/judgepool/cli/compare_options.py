@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import click
 
-from judgepool.cli.lazy import LazyModule
 from judgepool.cli.params import AsciiDecimal, AsciiInteger
 from judgepool.cli.score_inputs import RunInputs, RunsRequest, engine_option, reading_runs
 from judgepool.core.comparing.significance import CORRECTIONS, Correction
@@ -29,12 +28,7 @@ from judgepool.core.terms.engines import Engine
 from judgepool.services.verdicts import ComparedRuns, compare_runs
 
 if TYPE_CHECKING:
-    from judgepool.services import confusion as confusions
-    from judgepool.services import model_labels
     from judgepool.services.runs.sources import RunSource
-else:
-    confusions = LazyModule("judgepool.services.confusion")
-    model_labels = LazyModule("judgepool.services.model_labels")
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -165,6 +159,10 @@ def comparing(
     ``first_is_baseline``: without ``--baseline``, the first run is the
     baseline (rather than every pair compared); ``all_pairs``: with a
     baseline, every pair compared as well (`ComparedRuns.every_pair`)."""
+    # late: a command pays only for what it runs (see judgepool.cli)
+    from judgepool.services import confusion as confusions
+    from judgepool.services import model_labels
+
     model_name = prior_model(options.prior)
     if options.labels_file is not None and model_name is None:
         raise click.UsageError("--labels goes with --prior model:NAME (the model's grades)")

@@ -6,23 +6,12 @@ accept (the document joins the pool as its finder's find) or reject them.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import click
 
-from judgepool.cli import main
-from judgepool.cli.lazy import LazyModule
 from judgepool.display import literal, shown_id
 
-if TYPE_CHECKING:
-    from judgepool.services import search_judge
-    from judgepool.services import workspace as workspaces
-else:
-    search_judge = LazyModule("judgepool.services.search_judge")
-    workspaces = LazyModule("judgepool.services.workspace")
 
-
-@main.command("finds")
+@click.command("finds")
 @click.argument("workspace")
 @click.argument("decision", required=False, type=click.Choice(["accept", "reject"]))
 @click.argument("query_id", required=False, metavar="[QUERY")
@@ -54,6 +43,10 @@ def finds_command(
       judgepool finds team.sqlite accept 1030303 6271629
       judgepool finds team.sqlite reject            # every open one
     """
+    # late: a command pays only for what it runs (see judgepool.cli)
+    from judgepool.services import search_judge
+    from judgepool.services import workspace as workspaces
+
     if decision is None and query_id is not None:
         raise click.UsageError("name accept or reject before QUERY DOC")
     with workspaces.open_workspace(workspace, to_write=decision is not None) as ws:

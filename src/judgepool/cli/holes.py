@@ -16,7 +16,6 @@ from typing import Any
 
 import click
 
-from judgepool.cli import main
 from judgepool.cli.params import AsciiInteger
 from judgepool.cli.render import contract_lines, rests_on_lines, table
 from judgepool.cli.score_inputs import (
@@ -39,7 +38,7 @@ SAMPLE_NOTE = (
 )
 
 
-@main.command()
+@click.command()
 @runs_request
 @click.option(
     "--order",

@@ -24,22 +24,14 @@ from typing import TYPE_CHECKING, Final
 import click
 from click.core import ParameterSource
 
-from judgepool.cli import main
-from judgepool.cli.lazy import LazyModule
 from judgepool.cli.params import AsciiDecimal, AsciiInteger
 from judgepool.cli.progress import CountProgress
 from judgepool.core.terms.errors import InputError
 from judgepool.display import literal
 
 if TYPE_CHECKING:
-    from judgepool.services import prelabel, prelabel_asking, prelabel_items, prelabel_raters
-    from judgepool.services import workspace as workspaces
-else:
-    prelabel = LazyModule("judgepool.services.prelabel")
-    prelabel_asking = LazyModule("judgepool.services.prelabel_asking")
-    prelabel_items = LazyModule("judgepool.services.prelabel_items")
-    prelabel_raters = LazyModule("judgepool.services.prelabel_raters")
-    workspaces = LazyModule("judgepool.services.workspace")
+    from judgepool.services.prelabel import Tally
+
 
 # The options that label, none of which goes with --withdraw (by parameter name).
 _LABELLING: Final = (
@@ -64,7 +56,7 @@ def _api_key(variable: str | None) -> str | None:
     return value
 
 
-def _summary_lines(tally: prelabel.Tally, rater: str) -> list[str]:
+def _summary_lines(tally: Tally, rater: str) -> list[str]:
     lines = [
         f"{literal(rater)}: labelled {tally.labelled:,}, skipped {tally.skipped:,} "
         f"(labelled before with the same prompt), failed {sum(tally.failed.values()):,}, "
@@ -100,6 +92,10 @@ def _summary_lines(tally: prelabel.Tally, rater: str) -> list[str]:
 
 
 def _withdraw(workspace: str, model: str, as_json: bool) -> None:
+    # late: a command pays only for what it runs (see judgepool.cli)
+    from judgepool.services import prelabel_raters
+    from judgepool.services import workspace as workspaces
+
     with workspaces.open_workspace(workspace, to_write=True) as ws:
         done = prelabel_raters.withdraw_model(ws, model)
     if as_json:
@@ -126,7 +122,7 @@ def _alone(ctx: click.Context) -> None:
         )
 
 
-@main.command("prelabel")
+@click.command("prelabel")
 @click.argument("workspace")
 @click.option(
     "--model",
@@ -246,6 +242,10 @@ def prelabel_command(
         raise click.UsageError(
             f"prelabel needs {missing} (or --withdraw NAME, to take a model's labels back)"
         )
+    # httpx and the asking services, for labelling only (not --withdraw)
+    from judgepool.services import prelabel, prelabel_asking, prelabel_items, prelabel_raters
+    from judgepool.services import workspace as workspaces
+
     key = _api_key(api_key_env)
     url = prelabel_asking.chat_url(endpoint)
     with workspaces.open_workspace(workspace, to_write=True) as ws:
@@ -259,7 +259,7 @@ def prelabel_command(
         )
         progress = CountProgress(len(batch.todo), f"prelabel {model}", sys.stderr.isatty())
 
-        def shown(now: prelabel.Tally) -> None:
+        def shown(now: Tally) -> None:
             failed = sum(now.failed.values())
             progress.update(now.done, f"failed {failed:,}" if failed else "")
 

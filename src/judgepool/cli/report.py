@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING
 
 import click
 
-from judgepool.cli import main
 from judgepool.cli.compare_options import CompareOptions, compare_options, comparing
 from judgepool.cli.figure_data import (
     FigureData,
@@ -44,7 +43,7 @@ if TYPE_CHECKING:
     from judgepool.services.workspace import Workspace
 
 
-@main.command()
+@click.command()
 @runs_request
 @compare_options(
     "Compare every other run with this one (one of the RUNs, named as given); the baseline "
@@ -184,6 +183,8 @@ def _refuse_inputs(output: str, inputs: Sequence[str]) -> None:
 
 def _workspace_parts(ws: Workspace) -> WorkspaceParts:
     """Agreement (or why there is none) and progress, read while it is open."""
+    # late: the page's modules (0.1 s) for a page only, these services for a
+    # workspace only: a command pays only for what it runs
     from judgepool.cli.report_html import WorkspaceParts
     from judgepool.services import agreement, assignments
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from judgepool.cli.lazy import LazyModule
 from judgepool.cli.render import fmt, table
 from judgepool.core.holes.priors import ModelLabels, prior_model
 from judgepool.core.holes.sample_estimate import Estimate
@@ -19,10 +18,7 @@ from judgepool.display import literal
 if TYPE_CHECKING:
     from judgepool.cli.compare_options import CompareOptions, Comparison
     from judgepool.formats.sample_file import SampleFile
-    from judgepool.services import model_labels
     from judgepool.services.sample import SampleReport
-else:
-    model_labels = LazyModule("judgepool.services.model_labels")
 
 
 def read_sample_file(path: str) -> SampleFile:
@@ -48,6 +44,9 @@ def sample_report(
 
 def _model(comparison: Comparison, options: CompareOptions) -> ModelLabels | None:
     """The labels of the model the comparison's prior calibrates, if it names one."""
+    # late: a command pays only for what it runs (see judgepool.cli)
+    from judgepool.services import model_labels
+
     prior = comparison.compared.report.prior
     if prior is not None and prior.model is not None:
         return ModelLabels(prior.model.name, prior.model.labels)

@@ -13,7 +13,6 @@ from collections.abc import Sequence
 
 import click
 
-from judgepool.cli import main
 from judgepool.cli.render import render_audit_table, render_score_table, render_trec
 from judgepool.cli.score_inputs import (
     RunsRequest,
@@ -33,7 +32,7 @@ from judgepool.display import literal
 from judgepool.services.runs.passes import Wanted
 
 
-@main.command()
+@click.command()
 @runs_request
 @click.option(
     "--format",
@@ -100,6 +99,7 @@ def score(
         reports = [outcome.audit_report() for outcome in outcomes] if with_audit else []
         refused = None
         if inputs.workspace is not None and judged.consensus is not None:
+            # late: storing evaluations is for a workspace's scores only
             from judgepool.services.evaluations import store_evaluations
 
             refused = store_evaluations(inputs.workspace, results, inputs.kinds, judged.consensus)
@@ -151,7 +151,7 @@ def emit_scores(
         click.echo(render_score_table(results, qrels_label, per_query, provenance))
 
 
-@main.command()
+@click.command()
 @runs_request
 @click.option(
     "--format",

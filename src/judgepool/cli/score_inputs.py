@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 import click
 
 from judgepool.cli.contract_options import build_contract, contract_options
+from judgepool.cli.params import AsciiInteger
 from judgepool.cli.progress import StageProgress
 from judgepool.core.team.consensus import CONSENSUS_RULES, Provenance
 from judgepool.core.terms.contract import PARAMETERS, Contract
@@ -29,10 +30,17 @@ from judgepool.core.terms.engines import ENGINES, Engine
 from judgepool.core.terms.errors import InputError
 from judgepool.display import literal
 from judgepool.services.judgments_source import JudgmentsSource, qrels_source
+from judgepool.services.runs.passes import Against, RunOutcome, Wanted
+from judgepool.services.runs.sources import (
+    RunSource,
+    StoredSource,
+    file_source,
+    has_run,
+    run_names,
+    stored_source,
+)
 
 if TYPE_CHECKING:
-    from judgepool.services.runs.passes import RunOutcome, Wanted
-    from judgepool.services.runs.sources import RunSource
     from judgepool.services.workspace import Workspace
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -151,15 +159,14 @@ class RunInputs:
     @property
     def kinds(self) -> tuple[str, ...]:
         """ "stored" or "file" for each run, as an evaluation is stored."""
-        from judgepool.services.runs.sources import StoredSource
-
         return tuple("stored" if isinstance(s, StoredSource) else "file" for s in self._sources)
 
     def map(self, wanted: Wanted, engine: Engine, jobs: int | None) -> list[RunOutcome]:
         """What ``wanted`` asks of every run, in order, up to ``jobs`` at once
         (None: the default; see `judgepool.services.runs.parallel_runs`)."""
+        # late: the worker pool (multiprocessing) is loaded only to read runs,
+        # not for a command's --help or a refused option
         from judgepool.services.runs.parallel_runs import map_runs
-        from judgepool.services.runs.passes import Against
 
         return map_runs(
             self._sources,
@@ -225,8 +232,6 @@ def run_source(ws: Workspace | None, ref: str) -> RunSource:
     the file at that path: a regular file, or a stream (a FIFO, a device such
     as /dev/stdin), which the readers take as it comes. A directory is refused
     here, and so is the workspace's own file (`sources.file_source`)."""
-    from judgepool.services.runs.sources import file_source, has_run, stored_source
-
     if ws is not None and has_run(ws, ref):
         return stored_source(ws, ref)
     if Path(ref).is_dir():
@@ -243,8 +248,6 @@ def run_refs(ws: Workspace | None, runs: Sequence[str]) -> list[str]:
     if runs:
         return list(runs)
     if ws is not None:
-        from judgepool.services.runs.sources import run_names
-
         names = run_names(ws)
         if names:
             return names
@@ -258,8 +261,6 @@ MAX_JOBS = 256
 
 def jobs_option(func: F) -> F:
     """``--jobs N``: how many runs are read at once, each in a worker process."""
-    from judgepool.cli.params import AsciiInteger
-
     return click.option(
         "--jobs", "-j", type=AsciiInteger(1, MAX_JOBS), default=None, metavar="N",
         help="Read up to N runs at once, in up to N worker processes that each read one run "

@@ -21,22 +21,13 @@ from __future__ import annotations
 import shlex
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
 import click
 
-from judgepool.cli import main
-from judgepool.cli.lazy import LazyModule
 from judgepool.cli.params import AsciiInteger
 from judgepool.core.terms.errors import InputError
 from judgepool.display import literal
-
-if TYPE_CHECKING:
-    from judgepool.services import sign_in
-    from judgepool.services import workspace as workspaces
-else:
-    sign_in = LazyModule("judgepool.services.sign_in")
-    workspaces = LazyModule("judgepool.services.workspace")
 
 # The served page's <title> and starting text: the same for every workspace.
 PAGE_TITLE: Final = "judgepool"
@@ -49,7 +40,7 @@ def session_command(workspace: str) -> str:
     return shlex.join([sys.executable, "-m", "judgepool", "tui", workspace, "--signed-in-session"])
 
 
-@main.command("serve")
+@click.command("serve")
 @click.argument("workspace")
 @click.option(
     "--host",
@@ -77,6 +68,10 @@ def serve_command(workspace: str, host: str, port: int, public_url: str | None) 
     Example:
       judgepool serve team.sqlite --port 8000
     """
+    # late: a command pays only for what it runs (see judgepool.cli)
+    from judgepool.services import sign_in
+    from judgepool.services import workspace as workspaces
+
     if public_url is not None and not public_url.startswith(("http://", "https://")):
         raise click.BadParameter("must start with http:// or https://", param_hint="--public-url")
     with workspaces.open_workspace(workspace, to_write=True) as ws:

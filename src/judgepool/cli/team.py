@@ -16,28 +16,20 @@ from typing import TYPE_CHECKING
 
 import click
 
-from judgepool.cli import main
-from judgepool.cli.lazy import LazyModule
 from judgepool.cli.params import AsciiInteger, name_list
 from judgepool.display import literal
 
 if TYPE_CHECKING:
-    from judgepool.services import assignments, guidelines, settings, undo
-    from judgepool.services import workspace as workspaces
     from judgepool.services.assignment_sample import SamplePick
     from judgepool.services.assignment_settle import SettlePick
+    from judgepool.services.assignments import AssignResult
+    from judgepool.services.guidelines import GuidelinesChange
     from judgepool.services.undo import JudgmentEvent
-else:
-    assignments = LazyModule("judgepool.services.assignments")
-    guidelines = LazyModule("judgepool.services.guidelines")
-    settings = LazyModule("judgepool.services.settings")
-    undo = LazyModule("judgepool.services.undo")
-    workspaces = LazyModule("judgepool.services.workspace")
 
 _MAX_SEED = 2**63 - 1
 
 
-@main.command("assign")
+@click.command("assign")
 @click.argument("workspace")
 @click.option(
     "--annotators",
@@ -155,6 +147,10 @@ def assign_command(
         judgepool pool team.sqlite --depth 20     # the pool grows
         judgepool assign team.sqlite --extend     # the new documents only
     """
+    # late: a command pays only for what it runs (see judgepool.cli)
+    from judgepool.services import assignments
+    from judgepool.services import workspace as workspaces
+
     with workspaces.open_workspace(workspace, to_write=True) as ws:
         done = assignments.assign(
             ws,
@@ -172,8 +168,10 @@ def assign_command(
     _echo_assigned(done)
 
 
-def _echo_assigned(done: assignments.AssignResult) -> None:
+def _echo_assigned(done: AssignResult) -> None:
     """The report of ``assign``: what it stored, against what, and the checks."""
+    from judgepool.services import assignments
+
     unit = "queries" if done.unit == "query" else "items"
     if done.replaced is not None:
         click.echo(f"replaces {literal(assignments.describe_assignment(done.replaced))}")
@@ -270,7 +268,7 @@ def _duration(seconds: float) -> str:
     return f"{whole // 3600}:{whole % 3600 // 60:02d}:{whole % 60:02d}"
 
 
-@main.command("progress")
+@click.command("progress")
 @click.argument("workspace")
 @click.option(
     "--format",
@@ -302,6 +300,9 @@ def progress_command(workspace: str, fmt: str) -> None:
     Example:
       judgepool progress team.sqlite --format json
     """
+    from judgepool.services import assignments
+    from judgepool.services import workspace as workspaces
+
     with workspaces.open_workspace(workspace) as ws:
         rows = assignments.progress(ws)
         current = assignments.current_assignment(ws)
@@ -338,7 +339,7 @@ def progress_command(workspace: str, fmt: str) -> None:
         click.echo("  ".join(cells))
 
 
-@main.command("undo")
+@click.command("undo")
 @click.argument("workspace")
 @click.option(
     "--annotator",
@@ -355,6 +356,9 @@ def undo_command(workspace: str, annotator: str) -> None:
     Example:
       judgepool undo team.sqlite --annotator alice
     """
+    from judgepool.services import undo
+    from judgepool.services import workspace as workspaces
+
     with workspaces.open_workspace(workspace, to_write=True) as ws:
         taken, event = undo.undo_last_grade(ws, annotator)
         restored = undo.brought_back(ws, event)
@@ -382,7 +386,7 @@ def _undo_words(taken: JudgmentEvent, event: JudgmentEvent, restored: JudgmentEv
     return f"took back {was}{with_note} {item} {when}; {now}"
 
 
-@main.command("settings")
+@click.command("settings")
 @click.argument("workspace")
 @click.option(
     "--blind",
@@ -432,6 +436,9 @@ def settings_command(
     Example:
       judgepool settings team.sqlite --blind on --guidelines grading-guide.md
     """
+    from judgepool.services import guidelines, settings
+    from judgepool.services import workspace as workspaces
+
     if guidelines_file is not None and clear_guidelines:
         raise click.UsageError("--guidelines and --clear-guidelines exclude each other")
     text = None
@@ -474,7 +481,7 @@ def settings_command(
     click.echo(f"  shown to: {seen}")
 
 
-def _guidelines_change(change: guidelines.GuidelinesChange, source: str) -> str:
+def _guidelines_change(change: GuidelinesChange, source: str) -> str:
     """What storing the guidelines did, in one line."""
     where = "standard input" if source == "-" else literal(source)
     kept = change.guidelines

@@ -17,9 +17,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from judgepool.cli import main
 from judgepool.cli.import_progress import ImportProgress
-from judgepool.cli.lazy import LazyModule
 from judgepool.cli.output_file import is_standard_output, open_output
 from judgepool.cli.params import AsciiInteger
 from judgepool.cli.workspace_args import parse_grade, parse_labels
@@ -28,23 +26,11 @@ from judgepool.core.terms.contract import Scale
 from judgepool.core.terms.limits import MAX_K
 from judgepool.display import literal, quoted
 
-# The services load SQLite and sqlite-utils: imported when a command runs.
 if TYPE_CHECKING:
-    from judgepool.services import adjudication, imports, judging, notes
-    from judgepool.services import pools as pooling
-    from judgepool.services import qrels as qrels_files
-    from judgepool.services import workspace as workspaces
-else:
-    adjudication = LazyModule("judgepool.services.adjudication")
-    imports = LazyModule("judgepool.services.imports")
-    judging = LazyModule("judgepool.services.judging")
-    notes = LazyModule("judgepool.services.notes")
-    pooling = LazyModule("judgepool.services.pools")
-    qrels_files = LazyModule("judgepool.services.qrels")
-    workspaces = LazyModule("judgepool.services.workspace")
+    from judgepool.services.qrels import QrelsImport
 
 
-@main.command("init")
+@click.command("init")
 @click.argument("workspace")
 @click.option(
     "--scale",
@@ -70,13 +56,16 @@ def init_command(workspace: str, scale: str, labels: str | None) -> None:
     Example:
       judgepool init team.sqlite --scale 0..3 --labels '0=Bad,1=Fair,2=Good,3=Perfect'
     """
+    # late: a command pays only for what it runs (see judgepool.cli)
+    from judgepool.services import workspace as workspaces
+
     ws = workspaces.init_workspace(workspace, scale=Scale.parse(scale), labels=parse_labels(labels))
     with ws:
         named = ", ".join(f"{grade} {literal(label)}" for grade, label in ws.labels().items())
         click.echo(f"created workspace {literal(str(ws.path))} (scale {ws.scale}: {named})")
 
 
-@main.command("import")
+@click.command("import")
 @click.argument("workspace")
 @click.argument("kind", type=click.Choice(["queries", "docs", "qrels", "run"]))
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
@@ -134,6 +123,10 @@ def import_command(
       judgepool import team.sqlite queries queries.tsv
       judgepool import team.sqlite run bm25.trec
     """
+    from judgepool.services import imports
+    from judgepool.services import qrels as qrels_files
+    from judgepool.services import workspace as workspaces
+
     if name is not None and kind != "run":
         raise click.UsageError("--name applies to runs only")
     if annotator is not None and kind != "qrels":
@@ -179,7 +172,7 @@ def import_command(
         )
 
 
-@main.command("judge", context_settings={"ignore_unknown_options": True})
+@click.command("judge", context_settings={"ignore_unknown_options": True})
 @click.argument("workspace")
 @click.argument("query")
 @click.argument("doc")
@@ -237,6 +230,9 @@ def judge_command(
     Example:
       judgepool judge team.sqlite 1043135 650641 2 --annotator alice --note "partly"
     """
+    from judgepool.services import adjudication, judging
+    from judgepool.services import workspace as workspaces
+
     value = parse_grade(grade)
     with workspaces.open_workspace(workspace, to_write=True) as ws:
         if adjudicate:
@@ -271,7 +267,7 @@ def judge_command(
     )
 
 
-def _missing(qrels: qrels_files.QrelsImport) -> str:
+def _missing(qrels: QrelsImport) -> str:
     """What happened to the annotator's judgments the file does not have."""
     if qrels.withdrawn:
         return f"{qrels.withdrawn:,} not in the file withdrawn (--replace)"
@@ -287,7 +283,7 @@ def _state(grade: int | None) -> str:
     return "unsure" if grade is None else str(grade)
 
 
-@main.command("pool")
+@click.command("pool")
 @click.argument("workspace")
 @click.option("--runs", default=None, metavar="N,...", help="Runs to pool. [default: every run]")
 @click.option(
@@ -313,6 +309,9 @@ def pool_command(workspace: str, runs: str | None, depth: int, name: str) -> Non
     Example:
       judgepool pool team.sqlite --depth 20
     """
+    from judgepool.services import pools as pooling
+    from judgepool.services import workspace as workspaces
+
     chosen = [part.strip() for part in runs.split(",") if part.strip()] if runs else None
     with workspaces.open_workspace(workspace, to_write=True) as ws:
         result = pooling.pool(ws, depth=depth, runs=chosen, name=name)
@@ -323,7 +322,7 @@ def pool_command(workspace: str, runs: str | None, depth: int, name: str) -> Non
     )
 
 
-@main.command("export")
+@click.command("export")
 @click.argument("workspace")
 @click.argument("what", type=click.Choice(["qrels", "notes"]))
 @click.option(
@@ -388,6 +387,9 @@ def export_command(
     Example:
       judgepool export team.sqlite notes -o notes.tsv
     """
+    from judgepool.services import qrels as qrels_files
+    from judgepool.services import workspace as workspaces
+
     to_stdout = is_standard_output(output)  # the summary must not mix with the exported data
     if what == "notes":
         if with_model is not None:
@@ -433,6 +435,9 @@ def _export_notes(
     consensus: str | None,
     to_stdout: bool,
 ) -> None:
+    from judgepool.services import notes
+    from judgepool.services import workspace as workspaces
+
     if consensus is not None:
         raise click.UsageError("--consensus applies to qrels only")
     with (

@@ -14,25 +14,15 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from judgepool.cli import main
-from judgepool.cli.lazy import LazyModule
 from judgepool.cli.params import AsciiInteger, name_list
 from judgepool.core.terms.measures import NDCG
 from judgepool.display import literal
 
-# The services load SQLite and sqlite-utils: imported when a command runs.
 if TYPE_CHECKING:
-    from judgepool.services import disagreements as disagreement_list
-    from judgepool.services import evaluations
-    from judgepool.services import workspace as workspaces
     from judgepool.services.disagreements import ListedDisagreement
-else:
-    disagreement_list = LazyModule("judgepool.services.disagreements")
-    evaluations = LazyModule("judgepool.services.evaluations")
-    workspaces = LazyModule("judgepool.services.workspace")
 
 
-@main.command("evaluations")
+@click.command("evaluations")
 @click.argument("workspace")
 @click.option(
     "--format",
@@ -53,6 +43,10 @@ def evaluations_command(workspace: str, fmt: str) -> None:
     Example:
       judgepool evaluations team.sqlite --format json
     """
+    # late: a command pays only for what it runs (see judgepool.cli)
+    from judgepool.services import evaluations
+    from judgepool.services import workspace as workspaces
+
     with workspaces.open_workspace(workspace) as ws:
         stored = evaluations.list_evaluations(ws)
     if fmt == "json":
@@ -94,7 +88,7 @@ def evaluations_command(workspace: str, fmt: str) -> None:
         click.echo(f"    {literal(item.contract.describe())}")
 
 
-@main.command("disagreements")
+@click.command("disagreements")
 @click.argument("workspace")
 @click.option(
     "--annotators",
@@ -144,6 +138,9 @@ def disagreements_command(
         judgepool disagreements team.sqlite --unresolved --min-gap 2
         judgepool disagreements team.sqlite --annotators alice,import:nist.qrels
     """
+    from judgepool.services import disagreements as disagreement_list
+    from judgepool.services import workspace as workspaces
+
     wanted = name_list(annotators, "--annotators") if annotators is not None else None
     with workspaces.open_workspace(workspace) as ws:
         listing = disagreement_list.list_disagreements(

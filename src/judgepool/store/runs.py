@@ -6,6 +6,9 @@ Each run's lines are stored twice, in one transaction: as rows of
 columns in ``run_columns`` (zstd-compressed IPC), which loads a million lines
 in about a tenth of a second where the rows take seconds. A run without a
 snapshot (imported by an older schema) is read from its rows.
+
+pyarrow is imported in the functions that write and read the snapshot: every
+command that opens a workspace imports this module, and most read no run.
 """
 
 from __future__ import annotations

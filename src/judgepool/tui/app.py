@@ -197,6 +197,7 @@ class JudgepoolApp(App[None]):
         """Textual's choice, except under textual-serve: there the served
         session's driver, which ends the process when the page goes."""
         chosen = super().get_driver_class()
+        # late: only starting the app asks, and only textual-serve needs ours
         from textual.drivers.web_driver import WebDriver
 
         if chosen is WebDriver:

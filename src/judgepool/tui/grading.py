@@ -20,6 +20,7 @@ from judgepool.services.app_queries import (
     ItemJudgment,
     PlanQuery,
     done_for,
+    grading_plan,
 )
 
 if TYPE_CHECKING:
@@ -265,6 +266,4 @@ class GradingSession:
 
 def read_session(ws: Workspace, annotator: str) -> GradingSession:
     """Read the grading plan on ``ws`` (a connection of the caller's own thread)."""
-    from judgepool.services.app_queries import grading_plan
-
     return GradingSession(grading_plan(ws, annotator))

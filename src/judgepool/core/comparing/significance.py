@@ -65,6 +65,7 @@ def _one_blas_thread() -> Any:
     splits a product's rows and columns among its threads, never the sum
     behind one element (the tests hold the results to products made with
     every thread)."""
+    # late, like scipy: only a comparison's products need it
     from threadpoolctl import threadpool_limits
 
     return threadpool_limits(limits=1, user_api="blas")

@@ -11,6 +11,10 @@ A source is a plain value, so it goes to a worker process as it is
 (`judgepool.services.runs.parallel_runs`): a file as its path; a stored run
 as its workspace's path and its name, read there through a connection of
 that process's own (a connection never crosses a process boundary).
+
+The readers are imported in the methods that read: a file's (pyarrow) when a
+file is read, the store's (SQLite) when a stored run is, so that naming a file
+loads neither, and scoring plain files never loads SQLite.
 """
 
 from __future__ import annotations

@@ -30,6 +30,8 @@ from textual.widgets import Static
 
 from judgepool.core.team.roles import WHO_REACHES, Reach
 from judgepool.core.terms.contract import Scale
+from judgepool.tui.dialogs.screen_keys import SCREEN_KEYS
+from judgepool.tui.footer_keys import HELP_AND_QUIT
 from judgepool.tui.hosts import grading_host
 from judgepool.tui.widgets.audit_status import STATUS_MEANINGS
 
@@ -161,9 +163,6 @@ def parts() -> list[Part]:
 def own_bindings(part: Part) -> list[BindingType]:
     """The keys of a part's classes, without the app's keys they repeat
     (listed under Everywhere)."""
-    from judgepool.tui.dialogs.screen_keys import SCREEN_KEYS
-    from judgepool.tui.footer_keys import HELP_AND_QUIT
-
     repeated = (*SCREEN_KEYS, *HELP_AND_QUIT)
     bindings: list[BindingType] = []
     for kind in part.classes:

@@ -244,6 +244,7 @@ class ReviewScreen(Screen[None]):
                 severity="warning",
             )
             return
+        # imported here: the dialog's import time, paid when it is first opened
         from judgepool.tui.dialogs.verdicts import VerdictsScreen
 
         _, note = verdict_contract(self.host.contract)
