@@ -98,6 +98,7 @@ def warm_up() -> None:
     """Start the process workers are forked from, now, so that its imports
     overlap what this process does before the first run starts."""
     _context().set_forkserver_preload([PRELOAD])
+    # late: only a command that runs workers starts their fork server
     from multiprocessing import forkserver, resource_tracker
 
     # Ctrl-C reaches the whole process group. The forkserver ignores it only
@@ -358,7 +359,7 @@ def _take_share_of_cores(threads: int) -> None:
     that parsed the 7-million-line run in 0.84 s instead of 0.97 s, for 1.67 s
     of CPU instead of 1.08 s. With a worker on every core those threads only
     contend: each worker gets its share of the cores."""
-    import pyarrow as pa
+    import pyarrow as pa  # late: only where a run is read
 
     pa.set_cpu_count(threads)
 
