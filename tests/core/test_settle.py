@@ -240,3 +240,27 @@ def test_a_batch_begins_with_the_first_hole_and_grows_by_its_end() -> None:
         assert whole[:3] == settle.batch(3) and len(whole) == len(settle.holes())
         tail = [priority for _, priority in whole]
         assert tail == sorted(tail, reverse=True)
+
+
+def test_past_its_size_a_batch_is_the_order_of_priority() -> None:
+    # the batch keeps every hole's v_hp for every pair worked on: past
+    # max_cells of them it falls back to priorities, whole or its head
+    for settle in _random_states(13, 3):
+        cells = len(settle.holes()) * len(settle.working_pairs())
+        assert cells > 0
+        assert settle.batch(4, max_cells=cells - 1) == settle.priorities()[:4]
+        whole = settle.batch(4, then_the_rest=True, max_cells=cells - 1)
+        assert whole == settle.priorities()
+        assert settle.batch(4, max_cells=cells) != [] and len(settle.batch(4, max_cells=cells)) == 4
+
+
+def test_past_its_work_a_batch_takes_its_later_holes_at_once() -> None:
+    # one choice at a time (max_work = one weighing of every hole against
+    # every pair), then the rest by their share beyond that first hole
+    for settle in _random_states(17, 3):
+        cells = len(settle.holes()) * len(settle.working_pairs())
+        quick = settle.batch(4, max_work=cells)
+        assert len(quick) == 4 and quick[0] == settle.batch(1)[0]
+        whole = settle.batch(1, then_the_rest=True)
+        assert quick == whole[:4]
+        assert settle.batch(4, max_work=cells, then_the_rest=True) == whole
