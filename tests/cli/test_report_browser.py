@@ -12,8 +12,9 @@ Playwright or Chromium; fails in CI.
 
 from __future__ import annotations
 
+import functools
 import io
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -41,21 +42,37 @@ def _write(out: Path, *args: str) -> Path:
     return out
 
 
-@pytest.fixture(scope="module")
-def reports(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+@pytest.fixture(scope="session")
+def reports(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], Path]:
+    """The report a test opens, written when it is first asked for (once per
+    process). Each test opens one of the three, and with ``-n`` the three go to
+    different workers: written all at once, each worker wrote all three (10 to
+    21 s of a test's setup in a run of the suite) to open one."""
     folder = tmp_path_factory.mktemp("reports")
-    demo_runs = [str(DEMO / name) for name in ("bm25.trec", "bm25-rm3.trec",
-                                               "splade-pp-ed.trec", "repllama.trec")]  # fmt: skip
-    dl20_runs = [str(path) for path in sorted((DL20 / "runs").glob("*.trec.gz"))]
-    assert len(dl20_runs) == 6
-    workspace = build_demo_workspace(folder / "demo.sqlite", DEMO.parent)
-    return {
-        "demo workspace": _write(folder / "workspace.html", "--workspace", str(workspace)),
-        "demo": _write(folder / "demo.html", *demo_runs, "--qrels", str(DEMO / "qrels.txt"),
-                       "--unjudged", "zero"),
-        "dl20": _write(folder / "dl20.html", *dl20_runs, "--qrels",
-                       str(DL20 / "qrels.dl20-passage.txt.gz"), "--unjudged", "zero"),
-    }  # fmt: skip
+
+    @functools.cache
+    def report(which: str) -> Path:
+        match which:
+            case "demo workspace":
+                workspace = build_demo_workspace(folder / "demo.sqlite", DEMO.parent)
+                return _write(folder / "workspace.html", "--workspace", str(workspace))
+            case "demo":
+                names = ("bm25.trec", "bm25-rm3.trec", "splade-pp-ed.trec", "repllama.trec")
+                demo_runs = [str(DEMO / name) for name in names]
+                qrels = str(DEMO / "qrels.txt")
+                return _write(
+                    folder / "demo.html", *demo_runs, "--qrels", qrels, "--unjudged", "zero"
+                )
+            case "dl20":
+                dl20_runs = [str(path) for path in sorted((DL20 / "runs").glob("*.trec.gz"))]
+                assert len(dl20_runs) == 6
+                qrels = str(DL20 / "qrels.dl20-passage.txt.gz")
+                return _write(
+                    folder / "dl20.html", *dl20_runs, "--qrels", qrels, "--unjudged", "zero"
+                )
+        raise AssertionError(which)
+
+    return report
 
 
 @pytest.fixture(scope="module")
@@ -88,9 +105,9 @@ def _visible(locator: Any) -> None:
 
 @pytest.mark.parametrize("which", ["demo", "demo workspace", "dl20"])
 def test_the_report_opens_offline_with_every_figure(
-    browser: Any, reports: dict[str, Path], which: str, tmp_path: Path
+    browser: Any, reports: Callable[[str], Path], which: str, tmp_path: Path
 ) -> None:
-    target = reports[which].as_uri()
+    target = reports(which).as_uri()
     requested: list[str] = []
     refused: list[str] = []
     errors: list[str] = []
