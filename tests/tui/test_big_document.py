@@ -37,8 +37,10 @@ from tests.tui.pilot_support import screen_text
 from tests.tui.test_grade_screen import shown
 
 QUERY = "teach"
-# "Never blocks": generous, for a shared 2-core machine under load (quiet, the
-# app starts and shows the document in 0.7 s; before parts it took 91 s or more).
+# "Never blocks", in CPU seconds of this process (all its threads): the wall
+# clock of a machine shared with other work is not the app's (at load 9 on the
+# 2 cores a showing that takes 0.7 s alone took over 5). Quiet, the app starts
+# and shows the document in 0.7 s; before parts it took 91 s or more.
 SECONDS = 5.0
 WORDS = re.findall(r"\w+", "tea water leaf green brew brewing steep hot cup cold boil plant river")
 
@@ -164,12 +166,12 @@ async def press_until_moved(pilot: Pilot[None], screen: GradeScreen, key: str) -
 
 async def test_a_huge_document_shows_its_first_part_and_size_at_once(big_ws: Path) -> None:
     text = documents()["big-passage"]
-    started = time.perf_counter()
+    started = time.process_time()
     app = app_on(big_ws, "big-passage")
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await wait_ready(pilot)
         on_screen = screen_text(app)
-        seconds = time.perf_counter() - started
+        seconds = time.process_time() - started
         start, end, part = part_shown(screen)
         assert seconds < SECONDS, f"{seconds:.2f} s to show a 10.8 MB document"
         assert start == 0 and PART_CHARACTERS * 0.9 <= end <= PART_CHARACTERS
@@ -196,9 +198,9 @@ async def test_paging_shows_the_next_parts_and_the_end(big_ws: Path) -> None:
         assert shown(screen, "#document-text").startswith(
             f"… {start:,} characters before this part: b at the top goes back"
         )
-        started = time.perf_counter()
+        started = time.process_time()
         await pilot.press("end")
-        assert time.perf_counter() - started < SECONDS
+        assert time.process_time() - started < SECONDS
         start, end, part = part_shown(screen)
         assert end == len(text) and part == text[start:]
         assert len(part) <= PART_CHARACTERS
@@ -232,10 +234,10 @@ async def test_grading_a_huge_document_and_the_next_stays_fast(big_ws: Path) -> 
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await wait_ready(pilot)
         await pilot.press("space", "space")  # reading it for a while
-        started = time.perf_counter()
+        started = time.process_time()
         await pilot.press("2")
         screen_text(app)
-        seconds = time.perf_counter() - started
+        seconds = time.process_time() - started
         assert seconds < SECONDS, f"{seconds:.2f} s from the grade to the next document"
         current = screen.session.current
         assert current is not None and current[1] != "big-passage"
@@ -245,10 +247,10 @@ async def test_grading_a_huge_document_and_the_next_stays_fast(big_ws: Path) -> 
         assert saved == [("big-passage", 2), (current[1], 1)]
         # Back to the huge one: its first part, with the grade given.
         await pilot.press("k")
-        started = time.perf_counter()
+        started = time.process_time()
         await pilot.press("k")
         screen_text(app)
-        seconds = time.perf_counter() - started
+        seconds = time.process_time() - started
         assert seconds < SECONDS, f"{seconds:.2f} s from the key to the 10.8 MB document"
         assert screen.session.current == (QUERY, "big-passage")
         assert "your grade 2" in head(screen)
@@ -337,12 +339,12 @@ async def test_a_huge_document_of_many_lines_and_a_huge_title(big_ws: Path) -> N
 
 
 async def test_a_huge_query_text_and_narrative_are_cut(big_ws: Path) -> None:
-    started = time.perf_counter()
+    started = time.process_time()
     app = app_on(big_ws, "small-1", query_id="huge")
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await wait_ready(pilot)
         screen_text(app)
-        assert time.perf_counter() - started < SECONDS
+        assert time.process_time() - started < SECONDS
         query = shown(screen, "#grade-query")
     shown_text, shown_narrative = query.removeprefix("huge  ").split("\n")
     for shown_line, whole in ((shown_text, HUGE_QUERY_TEXT), (shown_narrative, HUGE_NARRATIVE)):
