@@ -87,13 +87,36 @@ def test_queries_are_not_documents(ws: Workspace, tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["", "   ", '"', '""', "OR", "NOT pool", "pool*", "(", "title:pool", "NEAR(pool)", "a\x00b"],
+    [
+        "",
+        "   ",
+        '"',
+        '""',
+        "OR",
+        "NOT pool",
+        "pool*",
+        "(",
+        "title:pool",
+        "NEAR(pool)",
+        "a\x00b",
+        '"\n:',
+        '":',
+        'pool "open',
+    ],
 )
 def test_search_syntax_is_never_interpreted(ws: Workspace, text: str) -> None:
     found = search_documents(ws, text)
     assert set(found) <= {"d1", "d2", "d3", "d4"}
     if text in ("NOT pool", "title:pool", "NEAR(pool)"):
         assert found == []  # NOT, title and NEAR are words here, and no document has them
+
+
+def test_a_phrase_may_span_lines_and_an_open_quote_runs_to_the_end(ws: Workspace) -> None:
+    """Found by the random test below: sqlite-utils' quoting read a quote and a
+    newline as FTS5's syntax (``"`` newline ``:`` was a column name)."""
+    assert search_documents(ws, '"top\ndocuments"') == ["d1"]
+    assert search_documents(ws, 'judging "top documents') == ["d1"]
+    assert search_documents(ws, '"documents top"') == []
 
 
 @settings(

@@ -33,16 +33,11 @@ def search_documents(
         raise InputError(
             "the search text holds bytes that are not UTF-8; type it in UTF-8"
         ) from None
-    # A NUL ends FTS5's reading of the query: as a separator it means what a
-    # person typing it could mean.
-    query = ws.db.quote_fts(text.replace("\x00", " "))
-    if not query:
+    terms = search_terms(text)
+    if not terms:
         return []
-    if any_word:
-        # quote_fts writes each word quoted, separated by spaces (FTS5's AND)
-        query = " OR ".join(_quoted_words(query))
     rows = ws.db.table("documents").search(
-        query,
+        (" OR " if any_word else " ").join(terms),  # FTS5: space is AND
         columns=["id"],
         order_by="rank, id",
         limit=limit,
@@ -50,22 +45,21 @@ def search_documents(
     return [row["id"] for row in rows]
 
 
-def _quoted_words(query: str) -> list[str]:
-    """The quoted words (or phrases) of a query `quote_fts` wrote."""
-    words: list[str] = []
-    at = 0
-    while at < len(query):
-        if query[at] != '"':
-            at += 1
-            continue
-        end = at + 1
-        while end < len(query):
-            if query[end] == '"' and query[end + 1 : end + 2] == '"':
-                end += 2  # a doubled quote is a quote inside the word
-                continue
-            if query[end] == '"':
-                break
-            end += 1
-        words.append(query[at : end + 1])
-        at = end + 1
-    return words
+def search_terms(text: str) -> list[str]:
+    """``text`` as FTS5 strings, one per word or "quoted phrase", each in
+    quotes so that nothing in it is FTS5's syntax (the user's quotes only
+    delimit phrases, so no term holds one). A quote left open runs to the
+    end; a phrase may span lines. Written here, not
+    sqlite-utils' ``quote_fts``: that one looks for phrases within one line,
+    so ``"`` newline ``:`` became ``" ":""``, which FTS5 read as a column
+    name and refused ("no such column")."""
+    # A NUL ends FTS5's reading of the query: as a separator it means what a
+    # person typing it could mean.
+    text = text.replace("\x00", " ")
+    terms: list[str] = []
+    for at, part in enumerate(text.split('"')):
+        # the parts between quotes are phrases, the others words
+        for term in [part] if at % 2 else part.split():
+            if term.strip():
+                terms.append(f'"{term}"')
+    return terms
