@@ -309,14 +309,14 @@ def test_running_out_of_memory_is_a_clear_message(files: tuple[Path, Path]) -> N
 
     _, qrels = files
 
-    def two_gigabytes() -> None:
-        resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
+    def one_gigabyte() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
 
     done = subprocess.run(
         [sys.executable, "-m", "judgepool", "score", "/dev/zero", "--qrels", str(qrels)],
         capture_output=True,
         timeout=120,
-        preexec_fn=two_gigabytes,
+        preexec_fn=one_gigabyte,
     )
     assert "out of memory" in assert_clear(done)
 

@@ -145,7 +145,7 @@ class BrowserSession:
             if time.monotonic() > deadline:
                 tail = self.text_since(max(since, len(self.received) - 2000))
                 raise AssertionError(f"{text!r} did not arrive within {timeout} s; last: {tail!r}")
-            self.page.wait_for_timeout(10)
+            self.page.wait_for_timeout(25)  # each look is a round trip to the browser
 
     def focus(self) -> None:
         """Keys go to the terminal (xterm.js's input element)."""

@@ -25,6 +25,9 @@ _TEXT = re.compile(
     r' clip-path="url\(#[^"]*-line-(\d+)\)">(.*?)</text>',
     re.DOTALL,
 )
+# How long `wait_until` lets the app run between checks: from the first to the longest.
+_FIRST_PAUSE = 0.02
+_LONGEST_PAUSE = 0.2
 # The clip rectangle of line 0: as wide as the terminal, in the SVG's units.
 _LINE_CLIP = re.compile(r'<clipPath id="[^"]*-line-0">\s*<rect x="0" y="[\d.]+" width="([\d.]+)"')
 
@@ -80,7 +83,14 @@ async def wait_until(
     condition holds, and a loaded machine must not fail a test that is right)."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
+    pause = 0.0
     while not condition():
         if loop.time() > deadline:
             raise AssertionError(f"waited {timeout} s for {what}")
-        await pilot.pause()
+        await (pilot.pause(pause) if pause else pilot.pause())
+        # Checked at once, then less and less often (every 0.2 s at most): a
+        # condition often reads the screen (an SVG of it, about 50 ms of CPU),
+        # and checked at Pilot's pace while a worker computed, that took the
+        # CPU (and the GIL) from the very work awaited, and from the other
+        # tests beside it.
+        pause = min(_LONGEST_PAUSE, pause * 2 or _FIRST_PAUSE)
