@@ -11,22 +11,25 @@ arbitrary tie order never meet pytrec_eval's 32-bit ones (it ranks
 1.00000001 and 1.0 as a tie, as the ``trec_eval`` preset does:
 `test_score_precision` holds both presets to it on near-equal scores).
 Every judged query is in the run and the reverse, since ranx refuses anything
-else. ranx compiles its kernels with numba on first use (many seconds), so it
-is imported once here and warmed up once per module.
+else. ranx's kernels run as the Python they are written in (numba's
+``NUMBA_DISABLE_JIT``, `ranx_module`): compiling them cost 45 s of CPU in a
+fresh environment and loading them from numba's cache 9 s, every run of the
+suite, for examples of a few documents each. What is compared is ranx's
+definition of the measure, in the same double-precision arithmetic; numba's
+compiling of it is ranx's to test.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import os
 from dataclasses import dataclass
+from types import ModuleType
 from typing import Any
 
 import pytest
 import pytrec_eval
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from ranx import Qrels, Run
-from ranx import evaluate as ranx_evaluate
 
 from judgepool.core.scoring.aggregate import evaluate
 from judgepool.core.terms.contract import Contract, Scale, preset
@@ -134,20 +137,23 @@ def test_condense_keeps_negative_grades_that_trec_eval_minus_j_drops() -> None:
     assert ours.query("q").ndcg == pytest.approx(1 / 1.584962500721156)  # [A, B]: 1/log2(3)
 
 
-@pytest.fixture(scope="module")
-def ranx_ready() -> Iterator[None]:
-    """Pay numba's compilation once, before the examples. Its kernels are
-    specialised on the IDs' string width, so warm up with IDs like the examples'."""
-    ranx_ndcg_burges(
-        Example({"q0": {DOCS[0]: 1, DOCS[1]: 0}}, {"q0": [(DOCS[0], 0.5), (DOCS[2], 0.25)]}, 2)
-    )
-    yield
+def ranx_module() -> ModuleType:
+    """ranx, with numba set to run its kernels uncompiled. numba reads the
+    setting when first imported, and only ranx imports it in the suite: the
+    assertion makes sure nothing imported it compiled first."""
+    os.environ["NUMBA_DISABLE_JIT"] = "1"
+    import numba
+    import ranx
+
+    assert numba.config.DISABLE_JIT, "numba was imported before NUMBA_DISABLE_JIT was set"
+    return ranx
 
 
 def ranx_ndcg_burges(example: Example) -> dict[str, float]:
-    run = Run.from_dict(example.scores())
+    ranx = ranx_module()
+    run = ranx.Run.from_dict(example.scores())
     metric = f"ndcg_burges@{example.k}"
-    ranx_evaluate(Qrels.from_dict(example.judgments), run, metric, save_results_in_run=True)
+    ranx.evaluate(ranx.Qrels.from_dict(example.judgments), run, metric, save_results_in_run=True)
     scores: dict[str, Any] = run.scores[metric]
     return {query: float(value) for query, value in scores.items()}
 
@@ -155,6 +161,6 @@ def ranx_ndcg_burges(example: Example) -> dict[str, float]:
 @PEER_SETTINGS
 @given(example=examples())
 @pytest.mark.slow
-def test_exponential_gain_matches_ranx_ndcg_burges(ranx_ready: None, example: Example) -> None:
+def test_exponential_gain_matches_ranx_ndcg_burges(example: Example) -> None:
     contract = preset("trec_eval", k=example.k, gain="exponential")
     assert_agree(example.ours(contract), ranx_ndcg_burges(example), "ranx")
