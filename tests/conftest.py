@@ -6,9 +6,9 @@ window by a worker drew itself at 80 × 24 (and the terminal tests read half a
 screen); click wraps help to them too. The suite runs the same with and
 without ``-n``: they are dropped here, before any test starts a process.
 
-Also here, for the suite's time (README, Development): bytecode written, two workers per core
-for ``-n auto``, the tests sent to them one at a time, the run's files in
-memory, and the order tests start in.
+Also here, for the suite's time (README, Development): bytecode written, two
+workers per core for ``-n auto``, the tests sent to them one at a time, the
+run's files in memory, and the order tests start in.
 """
 
 from __future__ import annotations
@@ -77,11 +77,11 @@ def _bytecode_written(config: pytest.Config) -> None:
     (``__pycache__`` beside each module, ignored by git), as Python does by
     default, even where ``PYTHONDONTWRITEBYTECODE`` is set, as on this machine.
     With it, every worker compiled its tests and judgepool from source, and so
-    did each ``judgepool`` command, terminal app
-    and server the tests start (0.11 s of a 0.6 s ``judgepool score``): on
-    a command-line and an app test file, 52 s of CPU with the variable, 37 s
-    without it. (A ``PYTHONPYCACHEPREFIX`` in the run's own folder was tried
-    and cost more: there every installed package's bytecode is missed too.)
+    did each ``judgepool`` command, terminal app and server the tests start
+    (0.11 s of a 0.6 s ``judgepool score``): on a command-line and an app test
+    file, 52 s of CPU with the variable, 37 s without it. (A
+    ``PYTHONPYCACHEPREFIX`` in the run's own folder was tried and cost more:
+    there every installed package's bytecode is missed too.)
     Workers and what they start inherit the environment; the controller's own
     imports are done by now."""
     if not hasattr(config, "workerinput"):

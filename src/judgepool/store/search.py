@@ -49,10 +49,10 @@ def search_terms(text: str) -> list[str]:
     """``text`` as FTS5 strings, one per word or "quoted phrase", each in
     quotes so that nothing in it is FTS5's syntax (the user's quotes only
     delimit phrases, so no term holds one). A quote left open runs to the
-    end; a phrase may span lines. Written here, not
-    sqlite-utils' ``quote_fts``: that one looks for phrases within one line,
-    so ``"`` newline ``:`` became ``" ":""``, which FTS5 read as a column
-    name and refused ("no such column")."""
+    end; a phrase may span lines. Written here, not left to sqlite-utils'
+    ``quote_fts``: that one looks for phrases within one line, so ``"``
+    newline ``:`` became ``" ":""``, which FTS5 read as a column name and
+    refused ("no such column")."""
     # A NUL ends FTS5's reading of the query: as a separator it means what a
     # person typing it could mean.
     text = text.replace("\x00", " ")
