@@ -148,7 +148,8 @@ def test_gain_map_matches_trec_eval_ndcg_with_gains(path: str) -> None:
 def test_large_runs_rank_alike_in_single_and_double_precision(run_file: str) -> None:
     """Why the reference path is not run under ``trec_eval10`` on the 1000-deep
     runs: there it ranks every query's documents as under ``trec_eval9``, so
-    every value of the one equals the other's, which trec_eval's lines check."""
+    every value trec_eval prints (all rest on the order) is the same under
+    both, and trec_eval's lines check it under the first."""
     for query, entries in grouped_run(run_file).items():
         single = order_entries(entries, "trec_eval", "single")
         double = order_entries(entries, "trec_eval", "double")
